@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "hlsq",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hlsq", targets: ["hlsq"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries: one module map each, found through pkg-config, installed by apt.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CAVFormat",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // Typed C wrappers for the variadic functions and macros Swift cannot call.
+        .target(
+            name: "CShims",
+            dependencies: ["CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]
+        ),
+
+        .executableTarget(
+            name: "hlsq",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
+
+    ],
+    swiftLanguageModes: [.v6]
+)
