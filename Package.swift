@@ -38,6 +38,8 @@ let package = Package(
             dependencies: ["CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]
         ),
 
+        .target(name: "MediaTime"),
+
         .executableTarget(
             name: "hlsq",
             dependencies: [
@@ -45,8 +47,16 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
+        // Benchmarks, run in release by `make bench`.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport"),
+        .executableTarget(
+            name: "MediaTimeBenchmark",
+            dependencies: ["BenchmarkSupport", "MediaTime"],
+            path: "Benchmarks/MediaTimeBenchmark"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
