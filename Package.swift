@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Loader",
+                "MediaTime",
             ]
         ),
 
