@@ -27,7 +27,7 @@ import Testing
         #expect(second.head.statusCode == 200)
         #expect(second.head["content-type"] == "video/mp4")
         #expect(second.metrics.wireBytes == 0 && second.metrics.bodyBytes == first.metrics.bodyBytes)
-        #expect(try await origin.requests().filter { $0.query == tag }.count == 1)
+        #expect(try await origin.requests(atLeast: 1) { $0.query == tag }.count == 1)
         #expect(cache.count == 1 && cache.totalBytes == Int64(first.body.count))
         #expect(cache.checkInvariants())
     }
@@ -58,7 +58,7 @@ import Testing
         #expect(second == first)
         #expect(firstMetrics?.isCacheHit == false)
         #expect(secondMetrics?.isCacheHit == true)
-        #expect(try await origin.requests().filter { $0.query == tag }.count == 1)
+        #expect(try await origin.requests(atLeast: 1) { $0.query == tag }.count == 1)
     }
 
     @Test func keysByURLAndByteRangeAndSkipsUncacheableRequests() async throws {

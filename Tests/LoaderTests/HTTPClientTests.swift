@@ -32,7 +32,7 @@ import Testing
         #expect(firstByte > .zero && firstByte <= metrics.totalTime)
         #expect((metrics.observedBitrate ?? 0) > 0)
 
-        let logged = try await origin.requests().filter { $0.query == tag }
+        let logged = try await origin.requests(atLeast: 1) { $0.query == tag }
         #expect(logged.count == 1)
         #expect(logged.first?.userAgent == "hlsq/\(HLSQVersion.current)")
     }
@@ -113,7 +113,7 @@ import Testing
         let tag = uniqueTag()
         let url = origin.url("/multivariant/master.m3u8") + "?" + tag
         let whole = try await client.fetch(HTTPRequest(url: url))
-        let compressed = try #require(try await origin.requests().first { $0.query == tag }?.bytesSent)
+        let compressed = try #require(try await origin.requests(atLeast: 1) { $0.query == tag }.first?.bytesSent)
         #expect(compressed < plain.count)
         #expect(whole.body == plain)
 
@@ -132,7 +132,7 @@ import Testing
         #expect(response.head["Content-Encoding"] == "gzip")
         #expect(response.head.expectedBodyBytes == nil)
         #expect(response.metrics.wireBytes < response.metrics.bodyBytes)
-        let logged = try #require(try await origin.requests().first { $0.query == tag })
+        let logged = try #require(try await origin.requests(atLeast: 1) { $0.query == tag }.first)
         #expect(logged.acceptEncoding?.contains("gzip") == true)
         #expect(logged.contentEncoding == "gzip")
     }
@@ -325,10 +325,15 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         // Both slots are taken by stalled transfers: the third waits until one is cancelled,
         // and its first-byte timeout only starts then.
+        let tag = uniqueTag()
         let third = Task {
-            try await client.fetch(HTTPRequest(url: origin.url("/vod-ts/index.m3u8"), limits: HTTPLimits(firstByteTimeout: .milliseconds(500))))
+            try await client.fetch(HTTPRequest(
+                url: origin.url("/vod-ts/index.m3u8") + "?" + tag,
+                limits: HTTPLimits(firstByteTimeout: .milliseconds(700))
+            ))
         }
-        try await Task.sleep(for: .milliseconds(800))
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await origin.requests().contains { $0.query == tag } == false, "the third transfer waited")
         first.cancel()
         let response = try await third.value
         #expect(response.head.statusCode == 200)

@@ -45,7 +45,7 @@ import Testing
     @Test func probesTheSampleMP4OverHTTP() async throws {
         let tag = uniqueTag()
         expectTheSampleMP4(try await MediaProbe.probe(Shared.origin.url("/chapters.mp4") + "?" + tag))
-        let requests = try await Shared.origin.requests().filter { $0.query == tag }
+        let requests = try await Shared.origin.requests(atLeast: 1) { $0.query == tag }
         #expect(!requests.isEmpty)
         #expect(requests.allSatisfy { $0.userAgent == "hlsq/\(HLSQVersion.current)" })
     }

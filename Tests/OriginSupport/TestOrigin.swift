@@ -88,13 +88,15 @@ public final class TestOrigin: Sendable {
     }
 
     /// Adds a rule: requests whose path matches the glob `path` get `faults`, for the next
-    /// `times` matching requests or for all of them when `times` is nil. Rules are tried in
-    /// the order they were added; faults in a URL's query override a rule's. Returns the
-    /// rule's id.
+    /// `times` matching requests or for all of them when `times` is nil. When `ranged` is
+    /// given, only requests with (true) or without (false) a `Range` header match. Rules are
+    /// tried in the order they were added; faults in a URL's query override a rule's.
+    /// Returns the rule's id.
     @discardableResult
-    public func addRule(path: String, times: Int? = nil, faults: Fault) async throws -> Int {
+    public func addRule(path: String, times: Int? = nil, ranged: Bool? = nil, faults: Fault) async throws -> Int {
         var rule: [String: Any] = ["path": path]
         if let times { rule["times"] = times }
+        if let ranged { rule["ranged"] = ranged }
         for parameter in faults.parameters {
             rule[parameter.name] = parameter.json
         }
@@ -115,6 +117,21 @@ public final class TestOrigin: Sendable {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return try decoder.decode([OriginRequest].self, from: answer)
+    }
+
+    /// The logged requests that match `predicate`, once there are at least `count` of them
+    /// or 5 seconds have passed. The origin logs a request just after its last byte, so a
+    /// client can finish before its request shows up: use this rather than ``requests()``
+    /// right after a transfer.
+    public func requests(
+        atLeast count: Int, matching predicate: (OriginRequest) -> Bool
+    ) async throws -> [OriginRequest] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let matching = try await requests().filter(predicate)
+            if matching.count >= count || ContinuousClock.now >= deadline { return matching }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Forgets the requests answered so far.

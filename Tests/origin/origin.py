@@ -88,11 +88,14 @@ class Rules:
         with self.lock:
             return [dict(r) for r in self.rules]
 
-    def take(self, path):
-        """The faults of the first rule matching `path`, spending one of its `times`."""
+    def take(self, path, has_range):
+        """The faults of the first rule matching `path` (and, when the rule says, whether
+        the request has a Range header), spending one of its `times`."""
         with self.lock:
             for rule in self.rules:
                 if not fnmatch.fnmatchcase(path, rule["path"]):
+                    continue
+                if "ranged" in rule and rule["ranged"] != has_range:
                     continue
                 if "times" in rule:
                     if rule["times"] <= 0:
@@ -187,10 +190,13 @@ class Handler(BaseHTTPRequestHandler):
                 rule = json.loads(body or b"{}")
                 if not isinstance(rule.get("path"), str):
                     raise ValueError("a rule needs a \"path\" glob")
-                faults = parse_faults({k: v for k, v in rule.items() if k not in ("path", "times")})
+                matchers = ("path", "times", "ranged")
+                faults = parse_faults({k: v for k, v in rule.items() if k not in matchers})
                 stored = {"path": rule["path"], **faults}
                 if "times" in rule:
                     stored["times"] = int(rule["times"])
+                if "ranged" in rule:
+                    stored["ranged"] = bool(rule["ranged"])
                 self.send_json(201, {"id": self.server.rules.add(stored)})
             elif method == "DELETE" and path == CONTROL_PREFIX + "faults":
                 self.server.rules.remove()
@@ -228,7 +234,8 @@ class Handler(BaseHTTPRequestHandler):
         # Query parameters that are not fault names are left alone (tokens, cache busters).
         query = {key: values[-1] for key, values in parse_qs(url.query).items() if key in FAULTS}
         try:
-            faults = {**self.server.rules.take(path), **parse_faults(query)}
+            has_range = self.headers.get("Range") is not None
+            faults = {**self.server.rules.take(path, has_range), **parse_faults(query)}
         except ValueError as error:
             return self.answer_text(400, str(error), path, send_body, {})
 
