@@ -196,7 +196,7 @@ final class CurlLoop: @unchecked Sendable {
             var wait: Int = -1
             curl_multi_timeout(multi, &wait)
             let untilDeadline = byID.values.compactMap { $0.nextDeadline() }.min().map {
-                max(0, milliseconds(ContinuousClock.now.duration(to: $0)) + 1)
+                max(0, ContinuousClock.now.duration(to: $0).inMilliseconds + 1)
             }
             let timeout = [wait >= 0 ? wait : nil, untilDeadline, 1000].compactMap { $0 }.min() ?? 1000
             curl_multi_poll(multi, nil, 0, Int32(timeout), nil)

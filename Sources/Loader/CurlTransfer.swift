@@ -113,7 +113,7 @@ final class CurlTransfer {
         // Statuses of 400 and more end the transfer before the body.
         _ = hlsq_curl_easy_setopt_long(easy, CURLOPT_FAILONERROR, 1)
         if let connect = limits.connectTimeout {
-            _ = hlsq_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, milliseconds(connect)))
+            _ = hlsq_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, connect.inMilliseconds))
         }
         if let maximum = limits.maximumBodyBytes {
             _ = hlsq_curl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximum))
@@ -385,9 +385,4 @@ final class CurlTransfer {
         isPaused = false
         lastActivityAt = now
     }
-}
-
-func milliseconds(_ duration: Duration) -> Int {
-    let (seconds, attoseconds) = duration.components
-    return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
 }

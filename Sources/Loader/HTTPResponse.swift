@@ -63,7 +63,6 @@ public struct HTTPTransferMetrics: Sendable, Hashable {
 
     /// Body bits per second of transfer time; nil when the transfer took no measurable time.
     public var observedBitrate: Double? {
-        let seconds = Double(totalTime.components.seconds) + Double(totalTime.components.attoseconds) * 1e-18
-        return seconds > 0 ? Double(bodyBytes) * 8 / seconds : nil
+        totalTime > .zero ? Double(bodyBytes) * 8 / totalTime.inSeconds : nil
     }
 }

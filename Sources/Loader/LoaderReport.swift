@@ -77,8 +77,7 @@ public struct AccessLogEntry: Sendable, Hashable {
     /// Bits per second over the network: bytes transferred over transfer time; nil before
     /// any time was spent.
     public var observedBitrate: Double? {
-        let seconds = Double(transferDuration.components.seconds) + Double(transferDuration.components.attoseconds) * 1e-18
-        return seconds > 0 ? Double(numberOfBytesTransferred) * 8 / seconds : nil
+        transferDuration > .zero ? Double(numberOfBytesTransferred) * 8 / transferDuration.inSeconds : nil
     }
 
     /// Counts one finished request (successful or not) by its metrics.

@@ -166,7 +166,7 @@ final class DemuxerContext {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "user_agent", "hlsq/\(HLSQVersion.current)", 0)
         // Network reads and writes give up after this many microseconds of silence.
-        av_dict_set(&options, "rw_timeout", String(milliseconds(timeout) * 1000), 0)
+        av_dict_set(&options, "rw_timeout", String(timeout.inMilliseconds * 1000), 0)
         var opening: UnsafeMutablePointer<AVFormatContext>? = allocated
         // On failure libavformat frees the context and sets the pointer to nil.
         let code = avformat_open_input(&opening, input, nil, &options)

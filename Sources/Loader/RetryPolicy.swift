@@ -70,13 +70,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The delay before retry `retry` (1 for the first retry), jitter applied.
     public func delay(beforeRetry retry: Int, random: inout some RandomNumberGenerator) -> Duration {
         let exponent = Double(max(0, retry - 1))
-        let grown = seconds(initialDelay) * pow(multiplier, exponent)
-        let capped = min(seconds(maximumDelay), grown)
+        let grown = initialDelay.inSeconds * pow(multiplier, exponent)
+        let capped = min(maximumDelay.inSeconds, grown)
         let shortening = jitter > 0 ? Double.random(in: 0..<1, using: &random) * jitter : 0
         return .nanoseconds(Int64((capped * (1 - shortening) * 1e9).rounded()))
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

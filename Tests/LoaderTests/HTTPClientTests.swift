@@ -348,24 +348,28 @@ import Testing
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         var generator = SystemRandomNumberGenerator()
-        let block = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        var content: [UInt8] = []
-        for index in 0..<32 {
-            content += block
-            content[index << 20] = UInt8(index)
+        var block = Data(count: 1 << 20)
+        block.withUnsafeMutableBytes { bytes in
+            for offset in stride(from: 0, to: bytes.count, by: 8) {
+                bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: offset, as: UInt64.self)
+            }
         }
-        try Data(content).write(to: root.appendingPathComponent("big.mp4"))
+        var content = Data()
+        for index in 0..<32 {
+            block[0] = UInt8(index)
+            content.append(block)
+        }
+        try content.write(to: root.appendingPathComponent("big.mp4"))
         let origin = try TestOrigin(root: root)
 
         // The consumer sleeps longer than the stall timeout: a paused transfer must not
         // count as stalled.
         let limits = HTTPLimits(stallTimeout: .milliseconds(500))
-        var received: [UInt8] = []
-        received.reserveCapacity(content.count)
+        var received = Data(capacity: content.count)
         var slept = false
         for try await event in client.stream(HTTPRequest(url: origin.url("/big.mp4"), limits: limits)) {
             if case .bytes(let bytes) = event {
-                received += bytes
+                received.append(contentsOf: bytes)
                 if received.count > 1 << 20, !slept {
                     slept = true
                     try await Task.sleep(for: .seconds(1))

@@ -51,9 +51,3 @@ func httpError<T>(_ body: () async throws(HTTPError) -> T, sourceLocation: Sourc
         return error
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}
