@@ -55,6 +55,8 @@ let package = Package(
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
+        // Runs the built `hlsq` executable as a process.
+        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport"]),
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
         .target(name: "OriginSupport", path: "Tests/OriginSupport"),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
