@@ -90,7 +90,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// The metrics of the last attempt, when it reached libcurl.
     public let metrics: HTTPTransferMetrics?
 
-    init(
+    /// An error as the client reports it; public so that other targets' tests can build
+    /// loader reports without provoking a real failure.
+    public init(
         _ code: Code, url: String, message: String, statusCode: Int? = nil, curlCode: Int32? = nil,
         attempts: Int = 1, metrics: HTTPTransferMetrics? = nil
     ) {

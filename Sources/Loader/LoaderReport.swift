@@ -5,8 +5,8 @@ import MediaTime
 ///
 /// A loader's reports form a stream that ends with exactly one terminal report:
 /// ``failed(_:)``, ``loadingFinished`` or ``loadingStopped(_:)``. Before it:
-/// - ``mediaProbed(_:)`` at most once, first: the item is ready to play, with its duration,
-///   tracks, metadata and chapters;
+/// - ``mediaProbed(_:)`` at most once, before any loaded range: the item is ready to play,
+///   with its duration, tracks, metadata and chapters;
 /// - ``loadedTimeRanges(_:)`` whenever they grow; each report carries the whole current set,
 ///   never a delta, so the Engine can replace what it holds;
 /// - ``accessLog(_:)`` with the current access-log entry's counters so far; an entry with

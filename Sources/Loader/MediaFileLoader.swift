@@ -156,6 +156,10 @@ public struct MediaFileLoader: Sendable {
                 progress.reportRanges(complete: true, report: report)
                 return .loadingFinished
             }
+            if failure.code == .cancelled {
+                // Nobody listens any more; a cancellation is no error to log.
+                return .loadingStopped(LoadError(failure))
+            }
             report(.errorLog(ErrorLogEntry(failure, date: now())))
             report(.accessLog(progress.entry))
             if let total = progress.total, progress.received >= total {

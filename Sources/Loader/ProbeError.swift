@@ -54,7 +54,9 @@ public struct ProbeError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in a sentence (libavformat's own message when it has one).
     public let message: String
 
-    init(_ code: Code, location: String, averror: Int32? = nil, message: String) {
+    /// An error as the probe reports it; public so that other targets' tests can build
+    /// loader reports without provoking a real failure.
+    public init(_ code: Code, location: String, averror: Int32? = nil, message: String) {
         self.code = code
         self.location = location
         self.averror = averror
