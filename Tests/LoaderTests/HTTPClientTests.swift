@@ -317,6 +317,22 @@ import Testing
         #expect(outcome == Set(0..<count))
     }
 
+    @Test func manyTransfersShareOneLoop() async throws {
+        let segments = try (0..<6).map { try sampleBytes("vod-ts/segment\($0).ts") }
+        let client = client
+        let bodies = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for index in 0..<120 {
+                let url = origin.url("/vod-ts/segment\(index % 6).ts")
+                group.addTask { (index, try await client.fetch(HTTPRequest(url: url)).body) }
+            }
+            var bodies: [Int: [UInt8]] = [:]
+            for try await (index, body) in group { bodies[index] = body }
+            return bodies
+        }
+        #expect(bodies.count == 120)
+        #expect(bodies.allSatisfy { $0.value == segments[$0.key % 6] })
+    }
+
     @Test func queuesTransfersBeyondTheConcurrencyLimit() async throws {
         let client = try HTTPClient(configuration: .init(maximumConcurrentTransfers: 2))
         let stalled = origin.url("/chapters.mp4", faults: Fault(stallAfter: 500, stallFor: 20))
