@@ -39,15 +39,26 @@ let package = Package(
         ),
 
         .target(name: "MediaTime"),
+        .target(
+            name: "Loader",
+            dependencies: ["MediaTime", "CCurl", "CAVFormat", "CShims"]
+        ),
 
         .executableTarget(
             name: "hlsq",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Loader",
+                "MediaTime",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
+        // Runs the built `hlsq` executable as a process.
+        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport"]),
+        // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
+        .target(name: "OriginSupport", path: "Tests/OriginSupport"),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.

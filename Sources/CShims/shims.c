@@ -110,6 +110,11 @@ const int hlsq_averror_demuxer_not_found = AVERROR_DEMUXER_NOT_FOUND;
 const int hlsq_averror_http_not_found = AVERROR_HTTP_NOT_FOUND;
 const int hlsq_averror_http_forbidden = AVERROR_HTTP_FORBIDDEN;
 const int hlsq_averror_http_server_error = AVERROR_HTTP_SERVER_ERROR;
+const int hlsq_averror_protocol_not_found = AVERROR_PROTOCOL_NOT_FOUND;
+const int hlsq_averror_stream_not_found = AVERROR_STREAM_NOT_FOUND;
+const int hlsq_averror_http_bad_request = AVERROR_HTTP_BAD_REQUEST;
+const int hlsq_averror_http_unauthorized = AVERROR_HTTP_UNAUTHORIZED;
+const int hlsq_averror_http_other_4xx = AVERROR_HTTP_OTHER_4XX;
 
 sqlite3_destructor_type hlsq_sqlite_transient(void) {
     return SQLITE_TRANSIENT;

@@ -73,6 +73,11 @@ extern const int hlsq_averror_demuxer_not_found;
 extern const int hlsq_averror_http_not_found;
 extern const int hlsq_averror_http_forbidden;
 extern const int hlsq_averror_http_server_error;
+extern const int hlsq_averror_protocol_not_found;
+extern const int hlsq_averror_stream_not_found;
+extern const int hlsq_averror_http_bad_request;
+extern const int hlsq_averror_http_unauthorized;
+extern const int hlsq_averror_http_other_4xx;
 
 // MARK: - SQLite
 
