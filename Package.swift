@@ -39,6 +39,7 @@ let package = Package(
         ),
 
         .target(name: "MediaTime"),
+        .target(name: "QueueCore", dependencies: ["MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -48,6 +49,7 @@ let package = Package(
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -56,6 +58,11 @@ let package = Package(
             name: "MediaTimeBenchmark",
             dependencies: ["BenchmarkSupport", "MediaTime"],
             path: "Benchmarks/MediaTimeBenchmark"
+        ),
+        .executableTarget(
+            name: "QueueCoreBenchmark",
+            dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
+            path: "Benchmarks/QueueCoreBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]
