@@ -91,7 +91,8 @@ public enum WaitingReason: String, Hashable, Sendable {
 public struct HistoryEntry: Hashable, Sendable {
     /// Increases with each entry and is never reused, so the Store can key entries by it.
     public let serial: Int64
-    public let item: PlayerItem
+    /// A copy taken when the entry was passed; marked failed if the item fails later.
+    public internal(set) var item: PlayerItem
 
     public init(serial: Int64, item: PlayerItem) {
         self.serial = serial
