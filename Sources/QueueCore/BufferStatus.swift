@@ -93,7 +93,8 @@ extension MediaTime {
 
     /// The time in whole nanoseconds, rounded by `rule`; nil when not numeric or too large.
     func nanoseconds(rounding rule: FloatingPointRoundingRule) -> Int64? {
-        let converted = self.converted(toTimescale: 1_000_000_000, rounding: rule)
-        return converted.value
+        // The playhead is kept in nanoseconds: skip the general conversion on every tick.
+        if timescale == 1_000_000_000 { return value }
+        return converted(toTimescale: 1_000_000_000, rounding: rule).value
     }
 }

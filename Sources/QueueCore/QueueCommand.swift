@@ -38,15 +38,15 @@ extension QueuePlayer {
         let result: Result<Void, QueueRefusal>
         switch command {
         case .insert(let item, let anchor):
-            result = insertionPosition(for: item, after: anchor).map { _ in }
+            result = insertionPoint(for: item, after: anchor).map { _ in }
         case .insertAt(let item, let index):
-            result = insertionPosition(for: item, at: index).map { _ in }
+            result = insertionPoint(for: item, at: index).map { _ in }
         case .remove(let id):
             result = slotInQueue(id).map { _ in }
         case .move(let id, let anchor):
-            result = movePosition(for: id, after: anchor).map { _ in }
+            result = movePlacement(for: id, after: anchor).map { _ in }
         case .moveTo(let id, let index):
-            result = movePosition(for: id, to: index).map { _ in }
+            result = movePlacement(for: id, to: index).map { _ in }
         case .advanceToNextItem:
             result = validateAdvance()
         case .previous:

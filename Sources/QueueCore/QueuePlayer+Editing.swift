@@ -8,13 +8,13 @@ extension QueuePlayer {
     /// Why `item` cannot be inserted after `anchor` (nil: appended), or nil when it can. As of
     /// the last transition.
     public func canInsert(_ item: PlayerItem, after anchor: ItemID?) -> QueueRefusal? {
-        if case .failure(let refusal) = insertionPosition(for: item, after: anchor) { return refusal }
+        if case .failure(let refusal) = insertionPoint(for: item, after: anchor) { return refusal }
         return nil
     }
 
     /// Why `item` cannot be inserted at `index`, or nil when it can.
     public func canInsert(_ item: PlayerItem, at index: Int) -> QueueRefusal? {
-        if case .failure(let refusal) = insertionPosition(for: item, at: index) { return refusal }
+        if case .failure(let refusal) = insertionPoint(for: item, at: index) { return refusal }
         return nil
     }
 
@@ -26,8 +26,8 @@ extension QueuePlayer {
     /// ``QueueRefusal/Reason-swift.struct/anchorNotInQueue``.
     public mutating func insert(_ item: PlayerItem, after anchor: ItemID?) throws(QueueRefusal) -> QueueOutcome {
         var out = beginTransition()
-        let position = try accept(insertionPosition(for: item, after: anchor), out)
-        performInsert(item, at: position, &out)
+        let point = try accept(insertionPoint(for: item, after: anchor), out)
+        performInsert(item, at: point, &out)
         return finishTransition(&out)
     }
 
@@ -39,38 +39,49 @@ extension QueuePlayer {
     /// consume is on and there is a current item.
     public mutating func insert(_ item: PlayerItem, at index: Int) throws(QueueRefusal) -> QueueOutcome {
         var out = beginTransition()
-        let position = try accept(insertionPosition(for: item, at: index), out)
-        performInsert(item, at: position, &out)
+        let point = try accept(insertionPoint(for: item, at: index), out)
+        performInsert(item, at: point, &out)
         return finishTransition(&out)
     }
 
-    func insertionPosition(for item: PlayerItem, after anchor: ItemID?) -> Result<Int, QueueRefusal> {
+    /// Where an insertion or a move puts the entry.
+    enum Placement {
+        /// Right after this entry, or at the end when nil.
+        case after(Slot?)
+        case index(Int)
+    }
+
+    func insertionPoint(for item: PlayerItem, after anchor: ItemID?) -> Result<Placement, QueueRefusal> {
         if list.contains(item.id) {
             return .failure(QueueRefusal(.alreadyInQueue, "\(item.id) is already in the queue"))
         }
         if let failure = item.failure {
             return .failure(QueueRefusal(.itemFailed, "\(item.id) failed and cannot play again (\(failure))"))
         }
-        guard let anchor else { return .success(list.count) }
+        guard let anchor else { return .success(.after(nil)) }
         guard let slot = list.slot(of: anchor) else {
             return .failure(QueueRefusal(.anchorNotInQueue, "\(anchor) is not in the queue"))
         }
-        return .success(list.position(of: slot) + 1)
+        return .success(.after(slot))
     }
 
-    func insertionPosition(for item: PlayerItem, at index: Int) -> Result<Int, QueueRefusal> {
-        if case .failure(let refusal) = insertionPosition(for: item, after: nil) { return .failure(refusal) }
+    func insertionPoint(for item: PlayerItem, at index: Int) -> Result<Placement, QueueRefusal> {
+        if case .failure(let refusal) = insertionPoint(for: item, after: nil) { return .failure(refusal) }
         guard index >= 0, index <= list.count else {
             return .failure(QueueRefusal(.indexOutOfRange, "index \(index) is not in 0...\(list.count)"))
         }
         if index == 0 && settings.consume && currentSlot != nil {
             return .failure(QueueRefusal(.positionBeforeCurrentItem, "with consume on, nothing can go before the current item"))
         }
-        return .success(index)
+        return .success(.index(index))
     }
 
-    mutating func performInsert(_ item: PlayerItem, at position: Int, _ out: inout QueueOutcome) {
-        let slot = list.insert(item.atRest(), at: position)
+    mutating func performInsert(_ item: PlayerItem, at placement: Placement, _ out: inout QueueOutcome) {
+        let slot: Slot
+        switch placement {
+        case .after(let anchor): slot = list.insert(item.atRest(), after: anchor)
+        case .index(let index): slot = list.insert(item.atRest(), at: index)
+        }
         let anchor = list.predecessor(of: slot).map { list[$0].id }
         out.request(.persist(.inserted(item.id, after: anchor)))
         out.postOnce(.itemsChanged)
@@ -140,8 +151,8 @@ extension QueuePlayer {
     /// ``QueueRefusal/Reason-swift.struct/positionBeforeCurrentItem``.
     public mutating func move(_ id: ItemID, after anchor: ItemID?) throws(QueueRefusal) -> QueueOutcome {
         var out = beginTransition()
-        let (slot, position) = try accept(movePosition(for: id, after: anchor), out)
-        performMove(slot, to: position, &out)
+        let (slot, placement) = try accept(movePlacement(for: id, after: anchor), out)
+        performMove(slot, to: placement, &out)
         return finishTransition(&out)
     }
 
@@ -152,26 +163,24 @@ extension QueuePlayer {
     /// ``QueueRefusal/Reason-swift.struct/positionBeforeCurrentItem``.
     public mutating func move(_ id: ItemID, to index: Int) throws(QueueRefusal) -> QueueOutcome {
         var out = beginTransition()
-        let (slot, position) = try accept(movePosition(for: id, to: index), out)
-        performMove(slot, to: position, &out)
+        let (slot, placement) = try accept(movePlacement(for: id, to: index), out)
+        performMove(slot, to: placement, &out)
         return finishTransition(&out)
     }
 
-    func movePosition(for id: ItemID, after anchor: ItemID?) -> Result<(Slot, Int), QueueRefusal> {
+    func movePlacement(for id: ItemID, after anchor: ItemID?) -> Result<(Slot, Placement), QueueRefusal> {
         guard let slot = list.slot(of: id) else {
             return .failure(QueueRefusal(.notInQueue, "\(id) is not in the queue"))
         }
-        let current = list.position(of: slot)
-        guard let anchor else { return .success((slot, list.count - 1)) }
+        guard let anchor else { return .success((slot, .after(nil))) }
         guard let anchorSlot = list.slot(of: anchor) else {
             return .failure(QueueRefusal(.anchorNotInQueue, "\(anchor) is not in the queue"))
         }
-        if anchorSlot == slot { return .success((slot, current)) }
-        let anchorPosition = list.position(of: anchorSlot)
-        return .success((slot, anchorPosition < current ? anchorPosition + 1 : anchorPosition))
+        // After itself: it stays where it is.
+        return .success((slot, anchorSlot == slot ? .index(list.position(of: slot)) : .after(anchorSlot)))
     }
 
-    func movePosition(for id: ItemID, to index: Int) -> Result<(Slot, Int), QueueRefusal> {
+    func movePlacement(for id: ItemID, to index: Int) -> Result<(Slot, Placement), QueueRefusal> {
         guard let slot = list.slot(of: id) else {
             return .failure(QueueRefusal(.notInQueue, "\(id) is not in the queue"))
         }
@@ -181,20 +190,32 @@ extension QueuePlayer {
         if index == 0 && settings.consume && slot != currentSlot {
             return .failure(QueueRefusal(.positionBeforeCurrentItem, "with consume on, nothing can go before the current item"))
         }
-        return .success((slot, index))
+        return .success((slot, .index(index)))
     }
 
-    mutating func performMove(_ slot: Slot, to position: Int, _ out: inout QueueOutcome) {
+    mutating func performMove(_ slot: Slot, to placement: Placement, _ out: inout QueueOutcome) {
         if settings.consume && slot == currentSlot {
             // The current entry stays first; the entries it moves past are passed.
-            for _ in 0..<position {
+            let passed: Int
+            switch placement {
+            case .after(nil): passed = list.count - 1
+            case .after(let anchor?): passed = list.position(of: anchor)
+            case .index(let index): passed = index
+            }
+            for _ in 0..<passed {
                 guard let next = list.successor(of: slot) else { break }
                 pass(next, &out)
             }
             return
         }
-        guard list.position(of: slot) != position else { return }
-        list.move(slot, to: position)
+        switch placement {
+        case .after(let anchor):
+            if anchor == nil ? list.last == slot : list.predecessor(of: slot) == anchor { return }
+            list.move(slot, after: anchor)
+        case .index(let index):
+            guard list.position(of: slot) != index else { return }
+            list.move(slot, to: index)
+        }
         let anchor = list.predecessor(of: slot).map { list[$0].id }
         out.request(.persist(.moved(list[slot].id, after: anchor)))
         out.postOnce(.itemsChanged)

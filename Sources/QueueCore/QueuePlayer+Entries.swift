@@ -92,10 +92,9 @@ extension QueuePlayer {
         guard configuration.historyLimit > 0 else { return }
         let entry = HistoryEntry(serial: nextHistorySerial, item: item.atRest())
         nextHistorySerial += 1
-        history.append(entry)
+        let dropped = historyLog.append(entry)
         out.request(.persist(.historyAppended(serial: entry.serial)))
-        if history.count > configuration.historyLimit {
-            let dropped = history.removeFirst()
+        if let dropped {
             out.request(.persist(.historyRemoved(serial: dropped.serial)))
         }
         out.postOnce(.historyChanged)
@@ -205,10 +204,14 @@ extension QueuePlayer {
         for id in loadingItemIDs where !desired.contains(id) {
             out.request(.stopLoading(id))
             guard let slot = list.slot(of: id) else { continue }
-            let before = list[slot]
-            list[slot] = before.atRest()
-            if before.status != list[slot].status { out.post(.statusChanged(id, list[slot].status)) }
-            if before.loadedTimeRanges != list[slot].loadedTimeRanges { out.post(.itemStateChanged(id)) }
+            if list[slot].status == .loading {
+                list[slot].status = .unknown
+                out.post(.statusChanged(id, .unknown))
+            }
+            if !list[slot].loadedTimeRanges.isEmpty {
+                list[slot].loadedTimeRanges = TimeRangeSet()
+                out.post(.itemStateChanged(id))
+            }
         }
         for id in desired where !loadingItemIDs.contains(id) {
             out.request(.startLoading(id))

@@ -47,7 +47,7 @@ extension QueuePlayer {
         case .entry(let slot):
             makeCurrent(slot, replacing: oldID, at: lastInstant, &out)
         case .history(let index):
-            let entry = history.remove(at: index)
+            let entry = historyLog.remove(at: index)
             out.request(.persist(.historyRemoved(serial: entry.serial)))
             out.postOnce(.historyChanged)
             let slot: Slot
@@ -74,7 +74,7 @@ extension QueuePlayer {
 
     func previousTarget() -> Result<PreviousTarget, QueueRefusal> {
         if settings.consume {
-            let index = history.lastIndex { entry in
+            let index = historyLog.entries.lastIndex { entry in
                 !entry.item.isFailed && !(list.slot(of: entry.item.id).map { list[$0].isFailed } ?? false)
             }
             guard let index else {

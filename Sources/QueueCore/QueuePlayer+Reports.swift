@@ -172,9 +172,7 @@ extension QueuePlayer {
         out.post(.statusChanged(id, .failed(failure)))
         out.request(.persist(.item(id)))
         // History copies of the item must not bring it back to play.
-        for index in history.indices where history[index].item.id == id {
-            history[index].item.status = .failed(failure)
-        }
+        historyLog.markFailed(id, failure)
         loadingWindowIsStale = true
         guard slot == currentSlot else { return }
         out.post(.failedToPlayToEndTime(id, failure))

@@ -98,8 +98,7 @@ public struct QueuePlayer: Sendable {
     public internal(set) var settings: QueueSettings
     var list: ItemList<PlayerItem>
     var currentSlot: Slot?
-    /// Passed entries, oldest first.
-    public internal(set) var history: [HistoryEntry]
+    var historyLog: HistoryLog
     var nextHistorySerial: Int64
     /// The requested rate: 0 is paused. The player may still wait (see ``timeControlStatus``).
     public internal(set) var rate: Double
@@ -168,7 +167,7 @@ public struct QueuePlayer: Sendable {
         self.settings = snapshot.settings
         self.list = list
         self.currentSlot = currentSlot
-        self.history = Array(snapshot.history.suffix(configuration.historyLimit))
+        self.historyLog = HistoryLog(snapshot.history, limit: configuration.historyLimit)
         self.nextHistorySerial = (snapshot.history.last?.serial ?? 0) + 1
         self.rate = snapshot.rate
         self.timeControlStatus = .paused
@@ -198,6 +197,11 @@ public struct QueuePlayer: Sendable {
     /// The entries in order: O(n).
     public var items: [PlayerItem] {
         Array(list.elements())
+    }
+
+    /// Passed entries, oldest first: O(``QueueConfiguration/historyLimit``).
+    public var history: [HistoryEntry] {
+        Array(historyLog.entries)
     }
 
     public var count: Int { list.count }
@@ -299,7 +303,14 @@ public struct QueuePlayer: Sendable {
     /// Brings playback up to the clock's present: the engine calls it on its timer.
     public mutating func tick() -> QueueOutcome {
         var outcome = beginTransition()
-        return finishTransition(&outcome)
+        // Playback already ran up to now; only a change of status can make more happen at
+        // this instant.
+        let status = timeControlStatus
+        refreshTimeControlStatus(at: lastInstant, &outcome)
+        if timeControlStatus != status { advancePlayback(to: lastInstant, &outcome) }
+        refreshLoadingWindow(&outcome)
+        assert(checkInvariants())
+        return outcome
     }
 
     // MARK: Invariants
@@ -333,6 +344,7 @@ public struct QueuePlayer: Sendable {
                   list[slot].currentTime >= effectiveForwardEnd(of: slot) else { return false }
         }
         if let seek = pendingSeek, seek.item != currentItemID { return false }
+        let history = historyLog.entries
         guard history.count <= configuration.historyLimit,
               zip(history, history.dropFirst()).allSatisfy({ $0.serial < $1.serial }),
               history.last.map({ $0.serial < nextHistorySerial }) ?? true

@@ -113,3 +113,47 @@ public struct TimeObserverID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "observer-\(rawValue)" }
 }
+
+/// A queue's history with at most `limit` entries. Entries that fall out are dropped in
+/// batches, so that appending costs O(1) amortized instead of shifting every entry.
+struct HistoryLog: Sendable {
+    private var storage: [HistoryEntry]
+    /// Where the visible entries start in `storage`.
+    private var start = 0
+    let limit: Int
+
+    init(_ entries: [HistoryEntry], limit: Int) {
+        storage = Array(entries.suffix(limit))
+        self.limit = limit
+    }
+
+    /// Oldest first.
+    var entries: ArraySlice<HistoryEntry> {
+        storage[start...]
+    }
+
+    /// Appends `entry` and returns the entry that fell out, if any.
+    mutating func append(_ entry: HistoryEntry) -> HistoryEntry? {
+        storage.append(entry)
+        guard storage.count - start > limit else { return nil }
+        let dropped = storage[start]
+        start += 1
+        if start >= max(limit, 16) {
+            storage.removeFirst(start)
+            start = 0
+        }
+        return dropped
+    }
+
+    /// Removes the entry at `index` of ``entries``.
+    mutating func remove(at index: Int) -> HistoryEntry {
+        storage.remove(at: index)
+    }
+
+    /// Marks every copy of the item failed.
+    mutating func markFailed(_ id: ItemID, _ failure: ItemFailure) {
+        for index in storage.indices[start...] where storage[index].item.id == id {
+            storage[index].item.status = .failed(failure)
+        }
+    }
+}

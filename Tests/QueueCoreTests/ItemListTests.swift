@@ -49,7 +49,24 @@ private struct Entry: Identifiable, Equatable, VacantRepresentable {
         var model: [Int] = []
         var nextID = 0
         for _ in 0..<3000 {
-            switch Int.random(in: 0..<10, using: &generator) {
+            switch Int.random(in: 0..<13, using: &generator) {
+            case 10 where !model.isEmpty, 11:
+                // Insert right after an element (or at the end).
+                let position = model.isEmpty ? -1 : Int.random(in: -1..<model.count, using: &generator)
+                let anchor = position < 0 ? nil : list.slot(of: model[position])
+                list.insert(Entry(id: nextID), after: anchor)
+                model.insert(nextID, at: anchor == nil ? model.count : position + 1)
+                nextID += 1
+            case 12 where model.count > 1:
+                // Move right after another element (or to the end).
+                let from = Int.random(in: 0..<model.count, using: &generator)
+                var to = Int.random(in: -1..<model.count, using: &generator)
+                if to == from { to = -1 }
+                let slot = try #require(list.slot(of: model[from]))
+                let anchorID = to < 0 ? nil : model[to]
+                list.move(slot, after: anchorID.flatMap { list.slot(of: $0) })
+                let moved = model.remove(at: from)
+                model.insert(moved, at: anchorID.map { model.firstIndex(of: $0)! + 1 } ?? model.count)
             case 0..<4:
                 let position = Int.random(in: 0...model.count, using: &generator)
                 list.insert(Entry(id: nextID), at: position)
