@@ -98,6 +98,8 @@ private func failedItem(_ name: String) -> PlayerItem {
         var harness = Harness(["a", "b", "c"])
         harness.run { player throws(QueueRefusal) in try player.remove(ItemID("b")) }
         #expect(harness.order == ["a", "c"])
+        #expect(harness.notifications.contains(.itemsChanged))
+        #expect(harness.effects.contains(.persist(.removed(ItemID("b")))))
         #expect(harness.history.isEmpty)
         #expect(harness.effects.contains(.stopLoading(ItemID("b"))))
         #expect(harness.effects.contains(.startLoading(ItemID("c"))))

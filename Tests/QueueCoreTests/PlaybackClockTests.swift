@@ -235,6 +235,19 @@ import Testing
         #expect(harness.notifications.contains(.didPlayToEndTime(ItemID("a"))))
     }
 
+    @Test func reversePlaybackEndTimeEndsReversePlayback() {
+        var harness = Harness(["a"])
+        harness.ready("a", duration: 20)
+        harness.run { player throws(QueueRefusal) in
+            try player.setPreferences(PlayerItem.Preferences(reversePlaybackEndTime: seconds(6)), of: ItemID("a"))
+        }
+        harness.run { player throws(QueueRefusal) in try player.seek(to: seconds(10)) }
+        harness.run { player throws(QueueRefusal) in try player.setRate(-2) }
+        harness.wait(.seconds(5))
+        #expect(harness.time == seconds(6) && harness.player.rate == 0)
+        #expect(harness.notifications.contains(.didPlayToEndTime(ItemID("a"))))
+    }
+
     @Test func emptyItemsDoNotSpin() {
         var harness = Harness(["a", "b"], consume: false, loop: .queue)
         harness.ready("a", duration: 0)
