@@ -43,6 +43,7 @@ let package = Package(
             name: "Loader",
             dependencies: ["MediaTime", "CCurl", "CAVFormat", "CShims"]
         ),
+        .target(name: "QueueCore", dependencies: ["MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -59,6 +60,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport"]),
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
         .target(name: "OriginSupport", path: "Tests/OriginSupport"),
+        .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -67,6 +69,11 @@ let package = Package(
             name: "MediaTimeBenchmark",
             dependencies: ["BenchmarkSupport", "MediaTime"],
             path: "Benchmarks/MediaTimeBenchmark"
+        ),
+        .executableTarget(
+            name: "QueueCoreBenchmark",
+            dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
+            path: "Benchmarks/QueueCoreBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]
