@@ -103,7 +103,9 @@ import Testing
     }
 
     @Test func timesOutOnAStalledServer() async throws {
-        let url = Shared.origin.url("/chapters.mp4", faults: Fault(stallAfter: 100, stallFor: 20))
+        // The stall outlasts any plausible scheduling delay on a loaded machine, so finishing
+        // well before it proves the timeout fired.
+        let url = Shared.origin.url("/chapters.mp4", faults: Fault(stallAfter: 100, stallFor: 60))
         let started = ContinuousClock.now
         do {
             _ = try await MediaProbe.probe(url, timeout: .milliseconds(500))
@@ -112,7 +114,7 @@ import Testing
             #expect(error.code == .timedOut, "\(error)")
             #expect(!error.isMediaProblem)
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func cancellingTheTaskInterruptsTheProbe() async throws {
