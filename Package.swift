@@ -39,6 +39,7 @@ let package = Package(
         ),
 
         .target(name: "MediaTime"),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
 
         .executableTarget(
             name: "hlsq",
@@ -48,6 +49,7 @@ let package = Package(
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
