@@ -150,24 +150,28 @@ final class Dispatcher: Sendable {
 extension SocketAddress {
     /// The numeric form of an IPv4 or IPv6 socket address.
     init?(numeric address: UnsafePointer<sockaddr>) {
-        let length: socklen_t
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET: length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        case AF_INET6: length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        default: return nil
+        let family = Int32(address.pointee.sa_family)
+        let parsed: (host: String, port: UInt16)? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { text in
+            switch family {
+            case AF_INET:
+                return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var binary = ipv4.pointee.sin_addr
+                    guard inet_ntop(family, &binary, text.baseAddress, socklen_t(text.count)) != nil,
+                          let base = text.baseAddress else { return nil }
+                    return (String(cString: base), UInt16(bigEndian: ipv4.pointee.sin_port))
+                }
+            case AF_INET6:
+                return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var binary = ipv6.pointee.sin6_addr
+                    guard inet_ntop(family, &binary, text.baseAddress, socklen_t(text.count)) != nil,
+                          let base = text.baseAddress else { return nil }
+                    return (String(cString: base), UInt16(bigEndian: ipv6.pointee.sin6_port))
+                }
+            default:
+                return nil
+            }
         }
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
-        let status = getnameinfo(
-            address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
-            NI_NUMERICHOST | NI_NUMERICSERV
-        )
-        guard status == 0, let port = UInt16(Self.text(service)) else { return nil }
-        self.init(host: Self.text(host), port: port)
-    }
-
-    /// The text before the terminating NUL of a C character buffer.
-    private static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let parsed else { return nil }
+        self.init(host: parsed.host, port: parsed.port)
     }
 }
