@@ -59,6 +59,12 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "MediaTime"],
             path: "Benchmarks/MediaTimeBenchmark"
         ),
+        .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
+        .executableTarget(
+            name: "HTTPServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
+            path: "Benchmarks/HTTPServerBenchmark"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

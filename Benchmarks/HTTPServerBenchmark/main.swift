@@ -1,0 +1,99 @@
+// The MicroHTTPD wrapper against nginx, side by side in one run, on loopback:
+// - throughput: wrk -t2 -c32 -d5s against a static 21 KB JSON body on each server, in
+//   alternating rounds;
+// - latency: one keep-alive client's request round trip, median and 99th percentile.
+// The issue's goals are for the Server's routes (GET /api/queues/{id}: at least half of
+// nginx's rate; a mutation round trip: at most 300 µs median); this measures the wrapper
+// alone, which bounds what the routes can reach. Needs nginx-light and wrk
+// (`scripts/bootstrap --bench`).
+import BenchmarkSupport
+import Foundation
+import HTTPBenchmarkSupport
+import MicroHTTPD
+
+/// Answers every request with the same bytes, as nginx answers with the file.
+struct StaticBodyHandler: HTTPHandler {
+    let body: [UInt8]
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], bytes: body)
+    }
+}
+
+/// A JSON document shaped like a queue snapshot, at least `size` bytes long.
+func sampleJSON(atLeast size: Int) -> [UInt8] {
+    var items: [String] = []
+    var length = 0
+    var index = 0
+    while length < size {
+        let item = #"{"id":"item-\#(index)","title":"Sample item \#(index)","url":"http://127.0.0.1/media/vod-ts/index.m3u8","status":"readyToPlay","duration":12.0,"currentTime":0.0}"#
+        items.append(item)
+        length += item.utf8.count + 1
+        index += 1
+    }
+    return Array(#"{"items":[\#(items.joined(separator: ","))]}"#.utf8)
+}
+
+let dataDirectory = URL(fileURLWithPath: "Benchmarks/data/http", isDirectory: true)
+let root = dataDirectory.appendingPathComponent("root", isDirectory: true)
+try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+let body = sampleJSON(atLeast: 21 * 1024)
+try Data(body).write(to: root.appendingPathComponent("static.json"))
+
+let processors = HTTPServer.Configuration.processorCount
+let server = try HTTPServer(
+    configuration: HTTPServer.Configuration(threadPoolSize: processors),
+    handler: StaticBodyHandler(body: body)
+)
+let nginx = try NginxReference(
+    root: root, workDirectory: dataDirectory.appendingPathComponent("nginx"), workers: processors
+)
+
+print("HTTP: a \(body.count)-byte JSON body; \(processors) server threads, nginx with \(processors) workers;")
+
+// Alternating rounds, keeping each server's best: other work on the machine then skews
+// the comparison less than one run of each would.
+let rounds = 3
+print("      throughput is the best of \(rounds) alternating rounds of each")
+var wrapperLoads: [LoadResult] = []
+var nginxLoads: [LoadResult] = []
+var cpuPerRequest: [Double] = []
+for _ in 0..<rounds {
+    let cpuBefore = processCPUTime()
+    let wrapperLoad = try Wrk.run(url: "http://127.0.0.1:\(server.port)/static.json")
+    cpuPerRequest.append(microseconds(processCPUTime() - cpuBefore) / Double(max(1, wrapperLoad.requests)))
+    let nginxLoad = try Wrk.run(url: "http://127.0.0.1:\(nginx.port)/static.json")
+    for (name, load) in [("MicroHTTPD", wrapperLoad), ("nginx", nginxLoad)] where load.errors > 0 || load.requests == 0 {
+        throw BenchmarkError("\(name) answered \(load.errors) of \(load.requests) requests with an error")
+    }
+    wrapperLoads.append(wrapperLoad)
+    nginxLoads.append(nginxLoad)
+}
+let wrapperRate = wrapperLoads.map(\.requestsPerSecond).max() ?? 0
+let nginxRate = nginxLoads.map(\.requestsPerSecond).max() ?? 0
+report("MicroHTTPD, static 21 KB, wrk -t2 -c32 -d5s", wrapperRate, "req/s")
+report("nginx, static 21 KB, wrk -t2 -c32 -d5s", nginxRate, "req/s")
+report("MicroHTTPD / nginx", wrapperRate / nginxRate, "ratio", goal: ">= 0.5 for GET /api/queues/{id}")
+// CPU time is steadier than throughput on a machine shared with other work.
+report("MicroHTTPD CPU time per request (user + system)", cpuPerRequest.min() ?? 0, "µs")
+if let p99 = wrapperLoads.compactMap(\.latencyP99).min() {
+    report("MicroHTTPD latency under load, p99", microseconds(p99), "µs")
+}
+if let p99 = nginxLoads.compactMap(\.latencyP99).min() {
+    report("nginx latency under load, p99", microseconds(p99), "µs")
+}
+
+let request = "GET /static.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+for (name, port) in [("MicroHTTPD", server.port), ("nginx", nginx.port)] {
+    let probe = try KeepAliveProbe(port: port)
+    _ = try probe.roundTrips(request: request, count: 200)
+    let roundTrips = try probe.roundTrips(request: request, count: 5_000)
+    report(
+        "\(name) keep-alive round trip, median", microseconds(percentile(roundTrips, 0.5)), "µs",
+        goal: name == "nginx" ? nil : "<= 300 for a mutation"
+    )
+    report("\(name) keep-alive round trip, p99", microseconds(percentile(roundTrips, 0.99)), "µs")
+}
+
+nginx.stop()
+await server.stop()
