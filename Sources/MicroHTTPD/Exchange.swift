@@ -101,7 +101,9 @@ final class Exchange: Sendable {
                     return .answer(.bodyTooLarge(limit: maximumBodyBytes))
                 }
                 state.head = head
-                state.body.reserveCapacity(declaredLength)
+                // Reserve what is declared, up to a bound: a declared length costs nothing to
+                // send, so it must not decide alone how much memory an idle client holds.
+                state.body.reserveCapacity(min(declaredLength, 64 * 1024))
                 state.phase = .receiving
                 return .proceed
 

@@ -1,7 +1,8 @@
 /// A response status code. libmicrohttpd writes the standard reason phrase for it.
 ///
 /// The constants cover what hlsq answers; any code from 100 to 999 can be built with
-/// `HTTPStatus(code:)`.
+/// `HTTPStatus(code:)` (libmicrohttpd refuses other codes, and the connection is then closed
+/// without a response).
 public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public let code: Int
 

@@ -41,6 +41,50 @@ import Testing
         await server.stop()
     }
 
+    /// Bodies that arrive in pieces, with a declared length or chunked, reach the handler whole.
+    @Test func bodiesArrivingInPiecesAreReassembled() async throws {
+        let server = try startServer { request in
+            var checksum: UInt64 = 0
+            for byte in request.body { checksum = checksum &* 31 &+ UInt64(byte) }
+            return HTTPResponse(status: .ok, bytes: Array("\(request.body.count) \(checksum)".utf8))
+        }
+        let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var expected: UInt64 = 0
+        for byte in body { expected = expected &* 31 &+ UInt64(byte) }
+        let (declared, chunked) = try await offload {
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n")
+            for start in stride(from: 0, to: body.count, by: 100_000) {
+                Thread.sleep(forTimeInterval: 0.02)
+                try client.send(Array(body[start..<min(start + 100_000, body.count)]))
+            }
+            let declared = try client.readResponse()
+            try client.send("POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for start in stride(from: 0, to: body.count, by: 65_536) {
+                let piece = Array(body[start..<min(start + 65_536, body.count)])
+                try client.send(Array(String(piece.count, radix: 16).utf8) + Array("\r\n".utf8) + piece + Array("\r\n".utf8))
+            }
+            try client.send("0\r\n\r\n")
+            return (declared, try client.readResponse())
+        }
+        #expect(declared.text == "300000 \(expected)")
+        #expect(chunked.text == "300000 \(expected)")
+        await server.stop()
+    }
+
+    @Test func servesOnIPv6Loopback() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.host = "::1"
+        let server = try HTTPServer(configuration: configuration) { request in
+            HTTPResponse(status: .ok, bytes: Array((request.remoteAddress?.host ?? "none").utf8))
+        }
+        #expect(server.localAddress.host == "::1")
+        #expect(server.localAddress.description == "[::1]:\(server.port)")
+        let response = try await offload { try CurlClient().perform("http://[::1]:\(server.port)/") }
+        #expect(response.text == "::1")
+        await server.stop()
+    }
+
     @Test func targetArrivesRawAndDecoded() async throws {
         let server = try startServer { request in
             let lines = [
