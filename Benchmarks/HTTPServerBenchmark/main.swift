@@ -1,22 +1,50 @@
 // The MicroHTTPD wrapper against nginx, side by side in one run, on loopback:
 // - throughput: wrk -t2 -c32 -d5s against a static 21 KB JSON body on each server, in
 //   alternating rounds;
-// - latency: one keep-alive client's request round trip, median and 99th percentile.
+// - latency: one keep-alive client's request round trip, median and 99th percentile;
+// - fan-out: 1,000 clients each on an event stream; the time until every one has an event.
 // The goals are for the Server's routes (GET /api/queues/{id}: at least half of
-// nginx's rate; a mutation round trip: at most 300 µs median); this measures the wrapper
-// alone, which bounds what the routes can reach. Needs nginx-light and wrk
+// nginx's rate; a mutation round trip: at most 300 µs median; 1,000 SSE clients receive an
+// event within 100 ms at p99); this measures the wrapper alone, which bounds what the routes
+// can reach. Needs nginx-light and wrk
 // (`scripts/bootstrap --bench`).
 import BenchmarkSupport
 import Foundation
 import HTTPBenchmarkSupport
 import MicroHTTPD
+import Synchronization
 
-/// Answers every request with the same bytes, as nginx answers with the file.
-struct StaticBodyHandler: HTTPHandler {
+/// Keeps every event stream and writes each event to all of them, as the Server's event hub
+/// will.
+final class StreamHub: Sendable {
+    private let streams = Mutex<[StreamingBody]>([])
+
+    func add(_ stream: StreamingBody) {
+        streams.withLock { $0.append(stream) }
+    }
+
+    var count: Int { streams.withLock { $0.count } }
+
+    func broadcast(_ event: String) {
+        let bytes = Array(event.utf8)
+        for stream in streams.withLock({ $0 }) { stream.write(bytes) }
+    }
+}
+
+/// Answers `/events` with an event stream and every other path with the same bytes, as
+/// nginx answers with the file.
+struct BenchmarkHandler: HTTPHandler {
     let body: [UInt8]
+    let hub: StreamHub
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], bytes: body)
+        guard request.path == "/events" else {
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], bytes: body)
+        }
+        let stream = StreamingBody()
+        stream.write(": connected\n\n")
+        hub.add(stream)
+        return HTTPResponse(status: .ok, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
     }
 }
 
@@ -41,9 +69,10 @@ let body = sampleJSON(atLeast: 21 * 1024)
 try Data(body).write(to: root.appendingPathComponent("static.json"))
 
 let processors = HTTPServer.Configuration.processorCount
+let hub = StreamHub()
 let server = try HTTPServer(
     configuration: HTTPServer.Configuration(threadPoolSize: processors),
-    handler: StaticBodyHandler(body: body)
+    handler: BenchmarkHandler(body: body, hub: hub)
 )
 let nginx = try NginxReference(
     root: root, workDirectory: dataDirectory.appendingPathComponent("nginx"), workers: processors
@@ -96,4 +125,24 @@ for (name, port) in [("MicroHTTPD", server.port), ("nginx", nginx.port)] {
 }
 
 nginx.stop()
+
+// Each server connection and each client socket is a descriptor.
+let streamCount = 1_000
+try raiseOpenFileLimit(to: 4 * streamCount)
+let clients = try EventStreamClients(
+    port: server.port, path: "/events", count: streamCount, firstMarker: ": connected", timeout: .seconds(60)
+)
+var deliveries: [Duration] = []
+for index in 0..<20 {
+    let start = ContinuousClock.now
+    let event = "id: \(index)\ndata: {\"queue\":\"demo\",\"item\":\(index)}\n\n"
+    // Written from a task, as the engine's events will be, while this thread reads.
+    Task.detached { hub.broadcast(event) }
+    deliveries += try clients.waitForMarker("id: \(index)\n", since: start, timeout: .seconds(10))
+    try await Task.sleep(for: .milliseconds(20))
+}
+deliveries.sort()
+report("SSE fan-out to \(streamCount) clients, median", microseconds(percentile(deliveries, 0.5)) / 1000, "ms")
+report("SSE fan-out to \(streamCount) clients, p99", microseconds(percentile(deliveries, 0.99)) / 1000, "ms", goal: "<= 100")
+withExtendedLifetime(clients) {}
 await server.stop()
