@@ -58,6 +58,13 @@ final class Exchange: Sendable {
         var phase: Phase = .awaitingHeaders
         var head: Head?
         var body: [UInt8] = []
+
+        /// Checked after every step: the head and the body exist only while the body is
+        /// being received.
+        func checkInvariants() -> Bool {
+            if case .receiving = phase { return head != nil }
+            return head == nil && body.isEmpty
+        }
     }
 
     private let state = Mutex(State())
@@ -75,6 +82,7 @@ final class Exchange: Sendable {
         readHead: () -> Head
     ) -> Step {
         state.withLock { state in
+            defer { assert(state.checkInvariants()) }
             switch state.phase {
             case .awaitingHeaders:
                 let head = readHead()
@@ -112,6 +120,8 @@ final class Exchange: Sendable {
                 do throws(HTTPRequestTargetError) {
                     target = try HTTPRequestTarget(parsing: rawTarget)
                 } catch {
+                    state.head = nil
+                    state.body = []
                     state.phase = .responded(nil)
                     return .answer(.jsonError(.badRequest, code: "invalidRequestTarget", message: error.description))
                 }
@@ -128,6 +138,7 @@ final class Exchange: Sendable {
             case .receiving:
                 if state.body.count + upload.count > maximumBodyBytes {
                     state.body = []
+                    state.head = nil
                     state.phase = .discarding
                 } else {
                     state.body.append(contentsOf: upload)

@@ -6,7 +6,7 @@ import Synchronization
 /// `HTTPResponse(status:headers:body: .stream(body))`. The producer calls `write` whenever it
 /// has bytes and `finish()` when the body is complete; both return at once and may be called
 /// from any thread or task. The server sends what was written, in order, with chunked
-/// transfer encoding.
+/// transfer encoding (to an HTTP/1.0 client: as is, ending with the connection).
 ///
 /// No thread waits for a producer: when everything written so far has been sent, the
 /// connection is suspended in libmicrohttpd, and the next `write` (or `finish`) resumes it.
@@ -64,6 +64,15 @@ public final class StreamingBody: Sendable {
         var isParked = false
 
         var pendingCount: Int { pending.count - readOffset }
+
+        /// Checked after every change: the connection is parked only while attached, open,
+        /// and out of bytes to send; an ended stream holds no bytes.
+        func checkInvariants() -> Bool {
+            readOffset >= 0 && readOffset <= pending.count
+                && (!isParked || (attachment != nil && pendingCount == 0 && !isFinishing && termination == nil))
+                && (termination == nil || pending.isEmpty)
+                && (attachment == nil || wasAttached)
+        }
     }
 
     private let state = Mutex(State())
@@ -78,6 +87,7 @@ public final class StreamingBody: Sendable {
     @discardableResult
     public func write(_ bytes: some Collection<UInt8>) -> WriteResult {
         let (result, report) = state.withLock { state -> (WriteResult, Report?) in
+            defer { assert(state.checkInvariants()) }
             if let termination = state.termination { return (.terminated(termination), nil) }
             if state.isFinishing { return (.terminated(.finished), nil) }
             if state.pendingCount + bytes.count > bufferLimit {
@@ -102,6 +112,7 @@ public final class StreamingBody: Sendable {
     /// Ends the body after the bytes written so far. Later writes are refused.
     public func finish() {
         state.withLock { state in
+            defer { assert(state.checkInvariants()) }
             guard state.termination == nil, !state.isFinishing else { return }
             state.isFinishing = true
             wake(&state)
@@ -141,6 +152,7 @@ public final class StreamingBody: Sendable {
     /// belongs to another response or has ended.
     func attach(to connection: ConnectionHandle, suspensions: SuspensionRegistry) -> Bool {
         state.withLock { state in
+            defer { assert(state.checkInvariants()) }
             guard !state.wasAttached, state.termination == nil else { return false }
             state.wasAttached = true
             state.attachment = Attachment(connection: connection, suspensions: suspensions)
@@ -161,6 +173,7 @@ public final class StreamingBody: Sendable {
     /// Only from libmicrohttpd's content reader for the attached connection.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         state.withLock { state in
+            defer { assert(state.checkInvariants()) }
             guard let attachment = state.attachment, state.termination == nil,
                   !attachment.suspensions.isStopping
             else { return .failed }
@@ -192,6 +205,7 @@ public final class StreamingBody: Sendable {
     /// reports it unless the stream had already ended.
     func end(_ termination: Termination) {
         let report = state.withLock { state -> Report? in
+            defer { assert(state.checkInvariants()) }
             state.attachment = nil
             state.isParked = false
             return state.termination == nil ? terminate(&state, termination) : nil
