@@ -144,5 +144,6 @@ for index in 0..<20 {
 deliveries.sort()
 report("SSE fan-out to \(streamCount) clients, median", microseconds(percentile(deliveries, 0.5)) / 1000, "ms")
 report("SSE fan-out to \(streamCount) clients, p99", microseconds(percentile(deliveries, 0.99)) / 1000, "ms", goal: "<= 100")
+report("peak resident memory, 1,000 streams open", Double(peakResidentMemoryBytes()) / 1_048_576, "MiB")
 withExtendedLifetime(clients) {}
 await server.stop()
