@@ -99,6 +99,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops serving: see the type's documentation. Idempotent.
+    ///
+    /// It waits for the handlers in flight, so a handler must not await it (it would wait for
+    /// itself); a handler that stops the server starts the stop in a task of its own.
     public func stop() async {
         let shutdown = lifecycle.withLock { lifecycle in
             if let shutdown = lifecycle.shutdown { return shutdown }

@@ -282,6 +282,19 @@ import Testing
         await server.stop()
     }
 
+    @Test func aServerReleasedWithoutStopShutsDownAndFreesItsPort() async throws {
+        let port: UInt16
+        do {
+            let server = try startServer { _ in HTTPResponse(status: .ok, bytes: Array("up".utf8)) }
+            port = server.port
+            let answer = try await offload { try CurlClient().perform("http://127.0.0.1:\(port)/").text }
+            #expect(answer == "up")
+        }
+        await #expect(throws: ClientError.self) {
+            try await offload { try RawHTTPClient(port: port) }
+        }
+    }
+
     @Test func startingOnAPortInUseFailsWithTheSystemError() async throws {
         let first = try startServer { _ in HTTPResponse(status: .ok) }
         var configuration = HTTPServer.Configuration()
