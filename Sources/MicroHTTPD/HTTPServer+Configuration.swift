@@ -8,8 +8,8 @@ extension HTTPServer {
         public var host: String
         /// The port to bind; 0 lets the kernel pick a free one (`HTTPServer.port` tells which).
         public var port: UInt16
-        /// Threads libmicrohttpd uses to serve connections (handlers run on Swift's executor,
-        /// not on these). Defaults to the number of processors.
+        /// Threads libmicrohttpd uses to serve connections, 1 to 256 (handlers run on Swift's
+        /// executor, not on these). Defaults to the number of processors.
         public var threadPoolSize: Int
         /// Connections open at once; further clients wait in the listen queue. Each
         /// server-sent events client holds one.
@@ -58,7 +58,9 @@ extension HTTPServer {
             func invalid(_ message: String) -> HTTPServerError {
                 HTTPServerError(.invalidConfiguration, message)
             }
-            guard threadPoolSize >= 1 else { throw invalid("the thread pool needs at least one thread") }
+            guard (1...256).contains(threadPoolSize) else {
+                throw invalid("the thread pool needs 1 to 256 threads, not \(threadPoolSize)")
+            }
             guard connectionLimit >= 1 else { throw invalid("the connection limit must be at least 1") }
             guard idleTimeoutSeconds >= 1 else { throw invalid("the idle timeout must be at least one second") }
             guard maximumBodyBytes >= 0 else { throw invalid("the maximum body size cannot be negative") }

@@ -77,8 +77,7 @@ public final class HTTPServer: Sendable {
             UInt32(flags), 0, DaemonCallbacks.access, context,
             DaemonCallbacks.completed, context, &options
         ) else {
-            // libmicrohttpd takes the socket only when it starts.
-            close(socket.descriptor)
+            socket.closeAfterFailedStart()
             throw HTTPServerError(
                 .cannotStart,
                 "libmicrohttpd could not start a daemon on \(socket.address) with \(configuration.threadPoolSize) threads"

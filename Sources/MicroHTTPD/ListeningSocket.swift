@@ -8,6 +8,17 @@ enum ListeningSocket {
         let descriptor: Int32
         let address: SocketAddress
         let isIPv6: Bool
+        /// The socket's inode, which tells it apart from a later file with the same number.
+        let inode: UInt
+
+        /// Closes the socket after libmicrohttpd failed to start with it. libmicrohttpd
+        /// closes it or not depending on where it failed, so the descriptor is closed only if
+        /// it still is this socket (it may have been closed and its number reused).
+        func closeAfterFailedStart() {
+            var file = stat()
+            guard fstat(descriptor, &file) == 0, UInt(file.st_ino) == inode else { return }
+            close(descriptor)
+        }
     }
 
     static func open(host: String, port: UInt16, backlog: Int32) throws(HTTPServerError) -> Opened {
@@ -25,24 +36,24 @@ enum ListeningSocket {
         }
         defer { freeaddrinfo(results) }
         let info = first.pointee
-        let where_ = "\(host) port \(port)"
+        let endpoint = "\(host) port \(port)"
 
         let descriptor = socket(info.ai_family, info.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), info.ai_protocol)
         guard descriptor >= 0 else {
-            throw systemFailure("cannot create a socket for \(where_)")
+            throw systemFailure("cannot create a socket for \(endpoint)")
         }
         var succeeded = false
         defer { if !succeeded { close(descriptor) } }
 
         var enable: Int32 = 1
         guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enable, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-            throw systemFailure("cannot set SO_REUSEADDR for \(where_)")
+            throw systemFailure("cannot set SO_REUSEADDR for \(endpoint)")
         }
         guard bind(descriptor, info.ai_addr, info.ai_addrlen) == 0 else {
-            throw systemFailure("cannot bind \(where_)")
+            throw systemFailure("cannot bind \(endpoint)")
         }
         guard listen(descriptor, backlog) == 0 else {
-            throw systemFailure("cannot listen on \(where_)")
+            throw systemFailure("cannot listen on \(endpoint)")
         }
         var bound = sockaddr_storage()
         var boundLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -53,10 +64,17 @@ enum ListeningSocket {
             }
         }
         guard let address else {
-            throw systemFailure("cannot read the address bound for \(where_)")
+            throw systemFailure("cannot read the address bound for \(endpoint)")
+        }
+        var file = stat()
+        guard fstat(descriptor, &file) == 0 else {
+            throw systemFailure("cannot inspect the socket for \(endpoint)")
         }
         succeeded = true
-        return Opened(descriptor: descriptor, address: address, isIPv6: info.ai_family == AF_INET6)
+        return Opened(
+            descriptor: descriptor, address: address, isIPv6: info.ai_family == AF_INET6,
+            inode: UInt(file.st_ino)
+        )
     }
 
     private static func systemFailure(_ what: String) -> HTTPServerError {

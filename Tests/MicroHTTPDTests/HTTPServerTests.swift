@@ -312,11 +312,13 @@ import Testing
             try HTTPServer(configuration: configuration) { _ in HTTPResponse(status: .ok) }
         }
         configuration.host = "127.0.0.1"
-        configuration.threadPoolSize = 0
-        #expect {
-            try HTTPServer(configuration: configuration) { _ in HTTPResponse(status: .ok) }
-        } throws: { error in
-            (error as? HTTPServerError)?.code == .invalidConfiguration
+        for threads in [0, 257] {
+            configuration.threadPoolSize = threads
+            #expect {
+                try HTTPServer(configuration: configuration) { _ in HTTPResponse(status: .ok) }
+            } throws: { error in
+                (error as? HTTPServerError)?.code == .invalidConfiguration
+            }
         }
         await first.stop()
     }
