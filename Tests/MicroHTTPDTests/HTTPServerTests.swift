@@ -246,6 +246,31 @@ import Testing
         await server.stop()
     }
 
+    /// Requests sent back to back on one connection are answered in order, each after its
+    /// own handler, including a HEAD whose body libmicrohttpd leaves out.
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        let server = try startServer { request in
+            // Later requests finish their handlers sooner: the order must come from the connection.
+            let delay = 30 - 10 * (Int(request.pathComponents.last ?? "") ?? 0)
+            try? await Task.sleep(for: .milliseconds(max(0, delay)))
+            return HTTPResponse(status: .ok, bytes: Array("answer \(request.path)".utf8))
+        }
+        let (first, second, head, third) = try await offload {
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(
+                "GET /1 HTTP/1.1\r\nHost: t\r\n\r\nGET /2 HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "HEAD /3 HTTP/1.1\r\nHost: t\r\n\r\nGET /3 HTTP/1.1\r\nHost: t\r\n\r\n"
+            )
+            return (try client.readResponse(), try client.readResponse(), try client.readHead(), try client.readResponse())
+        }
+        #expect(first.text == "answer /1")
+        #expect(second.text == "answer /2")
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == "9")
+        #expect(third.text == "answer /3")
+        await server.stop()
+    }
+
     /// What the server does with a malformed request: libmicrohttpd answers 400 (or 505) for
     /// most, the wrapper answers 400 with a JSON error for what libmicrohttpd lets through, and
     /// a request line without spaces is not HTTP at all: libmicrohttpd closes the connection.
