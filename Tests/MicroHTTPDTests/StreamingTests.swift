@@ -178,8 +178,10 @@ import Testing
     }
 
     @Test func concurrentStopsAllWaitForTheSameShutdown() async throws {
+        let started = Shared(0)
         let finished = Shared(0)
         let server = try startServer { _ in
+            started.update { $0 += 1 }
             try? await Task.sleep(for: .seconds(30))
             finished.update { $0 += 1 }
             return HTTPResponse(status: .ok)
@@ -189,7 +191,7 @@ import Testing
             try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
             return client
         }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually { started.current == 1 })
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
                 group.addTask {
