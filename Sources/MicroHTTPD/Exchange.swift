@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// ```
 /// awaitingHeaders ─► receiving ─► handling ─► responseReady ─► responded ─► completed
-///        │               └──► discarding ──────────────────────────┘ (413)
-///        └── 413 (declared length too large), 400 (bad target) ─► responded
+///        │               ├─► discarding ─► responded (413: the body outgrew the limit)
+///        │               └─► responded (400: the target does not parse)
+///        └─► responded (400: bad method or Content-Length; 413: declared length too large)
 /// ```
 /// Any phase may jump to `completed` when libmicrohttpd ends the request early (a broken
 /// connection, or shutdown); a response delivered after that is dropped.
