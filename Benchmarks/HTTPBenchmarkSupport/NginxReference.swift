@@ -13,7 +13,11 @@ public final class NginxReference {
     public init(root: URL, workDirectory: URL, workers: Int) throws {
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         port = try freeLoopbackPort()
+        // Started by root, nginx's workers would switch to www-data, which may not be allowed
+        // into the checkout (a home folder); they stay root, serving loopback only.
+        let user = geteuid() == 0 ? "user root;" : ""
         let configuration = """
+            \(user)
             daemon off;
             worker_processes \(workers);
             pid \(workDirectory.path)/nginx.pid;
