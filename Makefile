@@ -1,11 +1,15 @@
 # The two set-up commands are `make run` and `make test`; each installs what is missing.
 SWIFT ?= swift
-BENCHMARKS := MediaTimeBenchmark QueueCoreBenchmark
+BENCHMARKS := MediaTimeBenchmark QueueCoreBenchmark HTTPServerBenchmark
 
-.PHONY: bootstrap build run test bench sample-media clean
+.PHONY: bootstrap bootstrap-bench build run test bench sample-media clean
 
 bootstrap:
 	@scripts/bootstrap
+
+# The benchmarks also need the reference tools (nginx, wrk); `make test` does not.
+bootstrap-bench:
+	@scripts/bootstrap --bench
 
 build: bootstrap
 	$(SWIFT) build
@@ -16,7 +20,7 @@ run: build
 test: bootstrap
 	$(SWIFT) test
 
-bench: bootstrap
+bench: bootstrap-bench
 	@for benchmark in $(BENCHMARKS); do \
 		$(SWIFT) run -c release $$benchmark || exit 1; \
 	done

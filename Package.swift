@@ -44,6 +44,7 @@ let package = Package(
             dependencies: ["MediaTime", "CCurl", "CAVFormat", "CShims"]
         ),
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
 
         .executableTarget(
             name: "hlsq",
@@ -61,6 +62,7 @@ let package = Package(
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
         .target(name: "OriginSupport", path: "Tests/OriginSupport"),
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -74,6 +76,11 @@ let package = Package(
             name: "QueueCoreBenchmark",
             dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
             path: "Benchmarks/QueueCoreBenchmark"
+        .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
+        .executableTarget(
+            name: "HTTPServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
+            path: "Benchmarks/HTTPServerBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]

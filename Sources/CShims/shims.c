@@ -98,6 +98,12 @@ enum MHD_Result hlsq_mhd_set_connection_timeout(struct MHD_Connection *connectio
     return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
+struct MHD_OptionItem hlsq_mhd_option_uri_log_callback(hlsq_mhd_uri_log_callback callback,
+                                                       void *context) {
+    struct MHD_OptionItem item = {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callback, context};
+    return item;
+}
+
 int hlsq_averror(int posix_error) {
     return AVERROR(posix_error);
 }
