@@ -76,6 +76,7 @@ let package = Package(
             name: "QueueCoreBenchmark",
             dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
             path: "Benchmarks/QueueCoreBenchmark"
+        ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
         .executableTarget(
             name: "HTTPServerBenchmark",
