@@ -17,8 +17,10 @@ build: bootstrap
 run: build
 	"$$($(SWIFT) build --show-bin-path)/hlsq" --help
 
+# Suites run one after another: Swift's cooperative pool has one thread per core, and the
+# CPU-bound suites would otherwise starve the server and loader suites' tasks for seconds.
 test: bootstrap
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 
 bench: bootstrap-bench
 	@for benchmark in $(BENCHMARKS); do \
