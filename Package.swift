@@ -45,6 +45,7 @@ let package = Package(
         ),
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
+        .target(name: "Engine", dependencies: ["QueueCore", "Loader", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -63,6 +64,7 @@ let package = Package(
         .target(name: "OriginSupport", path: "Tests/OriginSupport"),
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "QueueCore", "Loader", "MediaTime", "OriginSupport"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
