@@ -1,0 +1,383 @@
+import Foundation
+import Loader
+import MediaTime
+import QueueCore
+import Store
+
+// How every change to a queue goes through the Engine: commands commit (validate → persist →
+// apply → publish); ticks and loader reports apply, then persist; both then publish and
+// carry out their effects.
+
+/// How a refusal of the queue core maps onto the contract's errors for one request.
+struct RefusalContext {
+    /// An insertion: position refusals are `cannotInsert`.
+    var isInsertion = false
+    /// The request field that a refused value came from, for `validationFailed`.
+    var field = "command"
+}
+
+extension EngineError {
+    init(_ refusal: QueueRefusal, _ context: RefusalContext) {
+        let message = refusal.message
+        switch refusal.reason {
+        case .alreadyInQueue:
+            self.init(.cannotInsert, reason: "alreadyQueued", message)
+        case .itemFailed:
+            self.init(context.isInsertion ? .cannotInsert : .commandRefused, reason: "itemFailed", message)
+        case .anchorNotInQueue:
+            self.init(context.isInsertion ? .cannotInsert : .commandRefused, reason: "anchorNotInQueue", message)
+        case .indexOutOfRange, .positionBeforeCurrentItem:
+            self.init(context.isInsertion ? .cannotInsert : .commandRefused, reason: "indexOutOfRange", message)
+        case .notInQueue:
+            self.init(.notFound, message)
+        case .noCurrentItem:
+            self.init(.commandRefused, reason: "noItem", message)
+        case .noNextItem:
+            self.init(.commandRefused, reason: "noNextItem", message)
+        case .noPreviousItem:
+            self.init(.commandRefused, reason: "noHistory", message)
+        case .itemNotReadyToPlay:
+            self.init(.commandRefused, reason: "itemNotReady", message)
+        case .outsideSeekableRanges:
+            self.init(.commandRefused, reason: "outsideSeekableRange", message)
+        case .leavesLinearPlaybackRange, .jumpsOverLinearPlaybackRange:
+            self.init(.commandRefused, reason: "linearPlayback", message)
+        case .rateNotSupported:
+            self.init(.commandRefused, reason: "rateNotAllowed", message)
+        case .invalidTime, .invalidRate, .invalidPreference, .invalidLoop, .unknownMediaSelectionGroup,
+             .unknownMediaSelectionOption, .emptySelectionNotAllowed:
+            self.init(.validationFailed, field: context.field, message)
+        default:
+            self.init(.commandRefused, reason: refusal.reason.description, message)
+        }
+    }
+}
+
+extension Engine {
+    // MARK: - Commands
+
+    /// Runs a command on queue `id`: tick, `check` against the present state, then in one
+    /// transaction write what is owed, run `body` on a copy of the player (it may insert
+    /// rows first), write the copy's edits, commit, and only then keep the copy.
+    ///
+    /// `renaming` renames the queue in memory once the transaction (where `body` renamed it
+    /// in the Store) committed.
+    @discardableResult
+    func commit<Value>(
+        _ id: QueueID, _ context: RefusalContext = RefusalContext(), renaming: String? = nil,
+        check: (QueuePlayer) -> EngineError?,
+        _ body: (Store, inout QueuePlayer, inout Set<ItemID>) throws -> ([QueueOutcome], Value)
+    ) throws(EngineError) -> Value {
+        try requireQueue(id)
+        tick(id)
+        guard let queue = queues[id] else { throw EngineError.queueNotFound(id) }
+        if let error = check(queue.player) { throw error }
+        let mark = queue.playheadMark
+        var candidate = queue.player
+        var newItems: Set<ItemID> = []
+        let committed: ([QueueOutcome], Value, StorePlan)
+        do {
+            committed = try store.transaction {
+                try queue.pending.execute(on: store, queue: id.stored)
+                let (outcomes, value) = try body(store, &candidate, &newItems)
+                let plan = StorePlan(outcomes, player: candidate, queue: id.stored, newItems: newItems)
+                try plan.execute(on: store, queue: id.stored)
+                return (outcomes, value, plan)
+            }
+        } catch let refusal as QueueRefusal {
+            throw EngineError(refusal, context)
+        } catch let error as EngineError {
+            throw error
+        } catch {
+            throw Self.storageFailure(error)
+        }
+        let (outcomes, value, plan) = committed
+        queues[id]?.player = candidate
+        queues[id]?.pending = StorePlan()
+        queues[id]?.retryAt = nil
+        if let renaming { queues[id]?.name = renaming }
+        if plan.savesPlayback || queue.pending.savesPlayback {
+            queues[id]?.lastPlaybackSave = clock.monotonicNow()
+        }
+        afterTransition(id, outcomes, from: mark, persisted: true, queueChanged: renaming != nil)
+        return value
+    }
+
+    static func storageFailure(_ error: any Error) -> EngineError {
+        if let error = error as? StoreError {
+            return EngineError(.storageFailed, "the change was not saved, so it was not applied: \(error.message)")
+        }
+        return EngineError(.storageFailed, "the change was not saved, so it was not applied: \(error)")
+    }
+
+    // MARK: - Ticks and reports
+
+    /// Brings queue `id` up to the clock's present.
+    func tick(_ id: QueueID) {
+        let mark = queues[id]?.playheadMark
+        guard let outcome = queues[id]?.player.tick() else { return }
+        afterTransition(id, [outcome], from: mark, persisted: false)
+    }
+
+    /// Applies one queue core report to item `item` of queue `id`; a refused report (the
+    /// item left the queue, or failed already) is dropped.
+    func apply(_ report: QueueCore.LoaderReport, to item: ItemID, in id: QueueID) {
+        guard queues[id] != nil else { return }
+        let mark = queues[id]?.playheadMark
+        let outcome: QueueOutcome
+        do {
+            guard let result = try queues[id]?.player.report(report, for: item) else { return }
+            outcome = result
+        } catch {
+            return
+        }
+        afterTransition(id, [outcome], from: mark, persisted: false)
+    }
+
+    // MARK: - After every transition
+
+    /// Persists (unless a commit did), carries out the effects, publishes the events and
+    /// re-arms the timer.
+    func afterTransition(
+        _ id: QueueID, _ outcomes: [QueueOutcome], from mark: (item: ItemID, time: MediaTime)?, persisted: Bool,
+        queueChanged: Bool = false
+    ) {
+        guard let player = queues[id]?.player else { return }
+        queues[id]?.lastTransition = clock.monotonicNow()
+        if !persisted {
+            let plan = StorePlan(outcomes, player: player, queue: id.stored)
+            if !plan.isEmpty {
+                queues[id]?.pending.append(plan)
+                flush(id)
+            }
+        }
+        for outcome in outcomes {
+            for effect in outcome.effects { carryOut(effect, in: id) }
+        }
+        publishEvents(of: outcomes, in: id, from: mark, queueChanged: queueChanged)
+        updatePlayheadDirectives(in: id, outcomes: outcomes)
+        rescheduleTimer()
+    }
+
+    /// Writes what queue `id` owes the Store. On failure it stays owed and is retried after
+    /// ``EngineConfiguration/persistenceRetryInterval`` (or by the next command).
+    func flush(_ id: QueueID) {
+        guard let queue = queues[id], !queue.pending.isEmpty else { return }
+        let now = clock.monotonicNow()
+        do {
+            try store.transaction { try queue.pending.execute(on: store, queue: id.stored) }
+            queues[id]?.pending = StorePlan()
+            queues[id]?.retryAt = nil
+            if queue.pending.savesPlayback { queues[id]?.lastPlaybackSave = now }
+        } catch {
+            queues[id]?.retryAt = now.advanced(by: Self.nanoseconds(configuration.persistenceRetryInterval))
+        }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+
+    // MARK: - Effects
+
+    func carryOut(_ effect: QueueEffect, in id: QueueID) {
+        switch effect {
+        case .startLoading(let item):
+            startLoader(for: item, in: id)
+        case .stopLoading(let item):
+            stopLoader(for: item)
+            queues[id]?.sides[item]?.live = nil
+            queues[id]?.sides[item]?.health = [:]
+            queues[id]?.sides[item]?.variantURI = nil
+        case .loadFrom(let item, let time):
+            loadFrom(time, item: item, in: id)
+        case .applyLoadingPreferences(let item):
+            applyPreferences(of: item, in: id)
+        case .persist(.removed(let item)):
+            queues[id]?.sides[item] = nil
+            queues[id]?.pendingItemUpdates[item] = nil
+        case .persist(.removedAll):
+            guard let player = queues[id]?.player else { return }
+            queues[id]?.sides = queues[id]?.sides.filter { player.item($0.key) != nil } ?? [:]
+            queues[id]?.pendingItemUpdates = [:]
+        case .persist, .persistPlayhead:
+            break
+        }
+    }
+
+    // MARK: - Events
+
+    /// The contract's events for `outcomes`, in the order things happened, then the paced
+    /// `itemUpdated` events, then one `queueUpdated` if the queue changed.
+    func publishEvents(
+        of outcomes: [QueueOutcome], in id: QueueID, from mark: (item: ItemID, time: MediaTime)?, queueChanged: Bool
+    ) {
+        guard let player = queues[id]?.player else { return }
+        var payloads: [EngineEvent.Payload] = []
+        var queueChanged = queueChanged
+        var updatedItems: [ItemID] = []
+        var lastJump: [ItemID: MediaTime] = [:]
+        var ended: Set<ItemID> = []
+        for notification in outcomes.flatMap(\.notifications) {
+            switch notification {
+            case .currentItemChanged(let from, let to):
+                payloads.append(.currentItemChanged(itemID: to, previousItemID: from))
+                queueChanged = true
+            case .itemsChanged, .historyChanged, .settingsChanged:
+                queueChanged = true
+            case .statusChanged(let item, _), .itemStateChanged(let item), .itemLooped(let item, _):
+                updatedItems.append(item)
+            case .rateChanged(let rate):
+                payloads.append(.rateChanged(PlaybackStatus(
+                    timeControlStatus: player.timeControlStatus, reasonForWaitingToPlay: player.reasonForWaitingToPlay,
+                    rate: rate, currentTime: player.currentTime)))
+                queueChanged = true
+            case .timeControlStatusChanged(let status, let reason):
+                payloads.append(.timeControlStatusChanged(PlaybackStatus(
+                    timeControlStatus: status, reasonForWaitingToPlay: reason, rate: player.rate,
+                    currentTime: player.currentTime)))
+                queueChanged = true
+            case .didPlayToEndTime(let item):
+                ended.insert(item)
+                payloads.append(.didPlayToEndTime(itemID: item))
+            case .failedToPlayToEndTime(let item, let failure):
+                payloads.append(.failedToPlayToEndTime(itemID: item, error: failure))
+            case .playbackStalled(let item):
+                payloads.append(.playbackStalled(itemID: item))
+            case .timeJumped(let item, let to):
+                let from = lastJump[item]
+                    ?? (ended.contains(item) ? player.item(item).map { Self.playbackEnd(of: $0, settings: player.settings) } : nil)
+                    ?? (mark?.item == item ? mark?.time : nil)
+                    ?? to
+                lastJump[item] = to
+                payloads.append(.timeJumped(itemID: item, from: from, to: to))
+                updatedItems.append(item)
+            case .newAccessLogEntry(let item):
+                queues[id]?.sides[item, default: ItemSide()].cacheHits.append(0)
+                if let entry = player.item(item)?.accessLog.last {
+                    payloads.append(.newAccessLogEntry(itemID: item, entry: entry))
+                }
+                trimCacheHits(of: item, in: id)
+            case .newErrorLogEntry(let item):
+                if let entry = player.item(item)?.errorLog.last {
+                    payloads.append(.newErrorLogEntry(itemID: item, entry: entry))
+                }
+            case .seekCompleted(let seek, let finished):
+                payloads.append(.seekCompleted(seekID: seek, finished: finished))
+            case .periodicTime, .boundaryTimeCrossed:
+                break
+            }
+        }
+        publish(payloads, about: id)
+        var seen: Set<ItemID> = []
+        for item in updatedItems where seen.insert(item).inserted {
+            requestItemUpdate(item, in: id)
+        }
+        if queueChanged, let state = queueState(id) {
+            publish([.queueUpdated(state)], about: id)
+        }
+    }
+
+    /// Where forward playback of `item` ends: its loop range's end, else its end time.
+    static func playbackEnd(of item: PlayerItem, settings: QueueSettings) -> MediaTime {
+        let loop: ItemLoop? = if case .item(let loop) = settings.loopMode { item.loop ?? loop } else { item.loop }
+        if let end = loop?.timeRange?.end, end.isNumeric, !item.forwardEnd.isNumeric || end < item.forwardEnd { return end }
+        return item.forwardEnd
+    }
+
+    func trimCacheHits(of item: ItemID, in id: QueueID) {
+        guard let count = queues[id]?.player.item(item)?.accessLog.count,
+              let hits = queues[id]?.sides[item]?.cacheHits, hits.count > count else { return }
+        queues[id]?.sides[item]?.cacheHits = Array(hits.suffix(count))
+    }
+
+    /// Publishes `itemUpdated` for `item` now, or when its pacing interval is over.
+    func requestItemUpdate(_ item: ItemID, in id: QueueID) {
+        guard let queue = queues[id], queue.player.item(item) != nil else { return }
+        let now = clock.monotonicNow()
+        let interval = Self.nanoseconds(configuration.itemUpdateInterval)
+        if let last = queue.sides[item]?.lastPublished, now.nanoseconds - last.nanoseconds < interval {
+            if queue.pendingItemUpdates[item] == nil {
+                queues[id]?.pendingItemUpdates[item] = last.advanced(by: interval)
+            }
+            return
+        }
+        publishItemUpdate(item, in: id, at: now)
+    }
+
+    func publishItemUpdate(_ item: ItemID, in id: QueueID, at now: MonotonicInstant) {
+        queues[id]?.pendingItemUpdates[item] = nil
+        guard let state = itemState(item, in: id) else { return }
+        queues[id]?.sides[item, default: ItemSide()].lastPublished = now
+        publish([.itemUpdated(state)], about: id)
+    }
+
+    // MARK: - The timer
+
+    /// The earliest instant at which queue `id` needs the Engine: a playback deadline, the
+    /// next periodic save, a paced event, a retry.
+    func deadline(of queue: RunningQueue) -> MonotonicInstant? {
+        var earliest: MonotonicInstant?
+        func consider(_ instant: MonotonicInstant?) {
+            guard let instant else { return }
+            earliest = min(earliest ?? instant, instant)
+        }
+        // Something due at the instant of the last transition was handled by it; never ask
+        // for that instant again, or the timer would spin.
+        consider(queue.player.nextDeadline.map { max($0, queue.lastTransition.advanced(by: 1_000_000)) })
+        if queue.player.timeControlStatus == .playing {
+            consider(queue.lastPlaybackSave.advanced(by: Self.nanoseconds(configuration.playheadSaveInterval)))
+        }
+        if !queue.pending.isEmpty { consider(queue.retryAt) }
+        consider(queue.pendingItemUpdates.values.min())
+        return earliest
+    }
+
+    /// Arms the timer for the earliest deadline of all queues, or disarms it.
+    func rescheduleTimer() {
+        guard !isShutDown else { return }
+        let deadline = queues.values.compactMap(deadline(of:)).min()
+        guard deadline != timerDeadline else { return }
+        timerTask?.cancel()
+        timerDeadline = deadline
+        guard let deadline else {
+            timerTask = nil
+            return
+        }
+        let clock = clock
+        timerTask = Task {
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            self.timerFired(deadline)
+        }
+    }
+
+    /// Does what is due in every queue.
+    func timerFired(_ deadline: MonotonicInstant) {
+        guard deadline == timerDeadline, !isShutDown else { return }
+        timerDeadline = nil
+        timerTask = nil
+        let now = clock.monotonicNow()
+        for id in queues.keys.sorted() {
+            // No copy of the queue may live across the tick: the player would be copied.
+            guard let due = queues[id].flatMap(deadline(of:)), due <= now else { continue }
+            tick(id)
+            guard let player = queues[id]?.player, let saved = queues[id]?.lastPlaybackSave else { continue }
+            if player.timeControlStatus == .playing,
+               now.nanoseconds - saved.nanoseconds >= Self.nanoseconds(configuration.playheadSaveInterval) {
+                queues[id]?.pending.append(StorePlan([], player: player, queue: id.stored, savingPlayback: true))
+                queues[id]?.retryAt = nil
+            }
+            if let retry = queues[id]?.retryAt, retry <= now { queues[id]?.retryAt = nil }
+            if queues[id]?.retryAt == nil { flush(id) }
+            for (item, due) in queues[id]?.pendingItemUpdates ?? [:] where due <= now {
+                publishItemUpdate(item, in: id, at: now)
+            }
+        }
+        rescheduleTimer()
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Loader
+import MediaTime
+import QueueCore
+import Store
+
+/// The running player: it owns every queue, persists every change, drives the loaders and
+/// the clock, and publishes what happens.
+///
+/// ## Ownership
+/// The Engine is an actor. It owns one ``QueuePlayer`` per queue, the SQLite ``Store``
+/// (confined to the actor and called synchronously: no suspension point between deciding
+/// and writing), the loader sessions and the timer. Nothing else mutates queue state:
+/// loaders run on their own tasks and hand their reports to the actor.
+///
+/// ## Mutations: validate → persist → apply → publish
+/// Every request that changes something:
+/// 1. brings the queue up to the clock's present (``QueuePlayer/tick()``);
+/// 2. **validates** the command against that state; a refusal changes nothing and throws an
+///    ``EngineError`` with the contract's code;
+/// 3. **persists**: in one SQLite transaction, writes what earlier ticks still owed, then
+///    applies the command to a copy of the player and writes exactly the edits that copy
+///    produced (``StorePlan``); an add gets its item id from the Store inside the same
+///    transaction;
+/// 4. **applies**: only once the transaction committed does the copy replace the player. If
+///    anything failed — the command, a write, the commit — the copy is dropped and the
+///    queue is exactly as before, in memory and on disk;
+/// 5. **publishes** the events, and carries out the effects (start and stop loaders).
+///
+/// So an acknowledged mutation is durable, and a failed one left nothing behind. The copy
+/// costs O(n) for a queue of n items (the player's storage is copied on write), which is
+/// what makes a failed write harmless; `EngineBenchmark` measures it.
+///
+/// Transitions nobody asked for — the clock reaching an item's end, a loader report — are
+/// applied at once (they are facts, not requests) and their edits written right after; a
+/// write that fails stays queued and runs first in the next transaction, so the database
+/// never skips an edit.
+///
+/// ## The clock
+/// One timer sleeps until the earliest deadline of all queues: the instant a playing queue
+/// reaches an item end, a loop end or the end of its loaded media
+/// (``QueuePlayer/nextDeadline``), the next periodic playhead save, a paced `itemUpdated`
+/// event, or a retry of a failed write. A paused or waiting queue has no deadline, so idle
+/// queues cost nothing. Every request also brings its queue up to the present first.
+///
+/// ## Persisting playback
+/// Each item's playhead is saved on pause, seek and item change (the queue core asks), every
+/// ``EngineConfiguration/playheadSaveInterval`` while playing, and at ``shutdown()``. At
+/// start-up each queue is restored at its saved item and position, paused unless
+/// ``EngineConfiguration/resumesPlaybackAfterRestart``. Item ids are the Store's and never
+/// change.
+///
+/// ## Events
+/// ``events`` numbers and fans out every event (see ``EventHub``). Event ids rise across
+/// restarts: the Engine reserves blocks of ids in the Store's journal (one write per
+/// ``eventIDBlock`` events), and a new run starts above every reserved block, so an id from
+/// before a restart always asks the client to resync. Events themselves are not journaled:
+/// after a restart every queue is paused and every loader starts afresh, so a snapshot is
+/// the only sound way to resume.
+public actor Engine {
+    /// How many event ids one journal write reserves.
+    static let eventIDBlock: Int64 = 100_000
+
+    let configuration: EngineConfiguration
+    let clock: any EngineClock
+    let store: Store
+    /// The events of every queue, for subscribers (server-sent events) and metrics.
+    public nonisolated let events: EventHub
+
+    var queues: [QueueID: RunningQueue] = [:]
+    var sessions: [ItemID: LoaderSession] = [:]
+    var nextLoaderGeneration = 0
+    var nextLoadSerial = 0
+    var timerTask: Task<Void, Never>?
+    var timerDeadline: MonotonicInstant?
+    /// The highest event id reserved in the journal.
+    var reservedEventIDs: Int64
+    var isShutDown = false
+    var shuffleSeeds = SystemRandomNumberGenerator()
+
+    /// Opens (or creates) the database, restores every queue at its saved item and
+    /// position, and starts loading their current items.
+    ///
+    /// Throws ``EngineError/Code-swift.struct/storageFailed`` when the database is refused
+    /// (corrupt, from a newer hlsq, not an hlsq file) or cannot be read; the message says
+    /// which and what to do.
+    public init(configuration: EngineConfiguration) async throws(EngineError) {
+        let store: Store
+        let restored: [Store.RestoredQueue]
+        let firstEventID: Int64
+        do {
+            store = try Store(path: configuration.databasePath, configuration: Store.Configuration(
+                durability: configuration.durability, historyLimit: max(1_000, configuration.historyLimit)))
+            restored = try store.restoreAllQueues()
+            firstEventID = (try store.lastEventSequence() ?? 0) + 1
+            try store.appendEvent(Self.reservation(through: firstEventID + Self.eventIDBlock - 1))
+        } catch let error as StoreError {
+            throw EngineError(.storageFailed, error.message)
+        } catch {
+            throw EngineError(.storageFailed, "the database \(configuration.databasePath) cannot be used: \(error)")
+        }
+        self.configuration = configuration
+        clock = configuration.clock
+        self.store = store
+        events = EventHub(firstID: EventID(firstEventID), configuration: configuration.events)
+        reservedEventIDs = firstEventID + Self.eventIDBlock - 1
+        let now = clock.monotonicNow()
+        for record in restored {
+            let id = QueueID(record.queue.id)
+            let player = try Self.restorePlayer(record, configuration: configuration, clock: clock)
+            queues[id] = RunningQueue(id: id, name: record.queue.name, player: player, now: now)
+        }
+        // Restored queues load nothing until their first transition.
+        for id in queues.keys.sorted() { tick(id) }
+    }
+
+    /// A queue player rebuilt from what the Store kept. A stored state the queue core finds
+    /// inconsistent (it was edited by hand) falls back to the first item from its start,
+    /// without history, rather than refusing to start.
+    static func restorePlayer(
+        _ record: Store.RestoredQueue, configuration: EngineConfiguration, clock: any EngineClock
+    ) throws(EngineError) -> QueuePlayer {
+        let settings = StoreRecords.settings(record.queue.settings)
+        let items = record.items.map(StoreRecords.item)
+        let history = record.history.map { QueueCore.HistoryEntry(serial: $0.serial, item: StoreRecords.item($0.item)) }
+        let rate = configuration.resumesPlaybackAfterRestart ? min(max(record.playback.rate, 0), 2) : 0
+        let current = record.playback.currentItemID.map(ItemID.init) ?? items.first?.id
+        let playerConfiguration = QueueConfiguration(
+            preloadCount: configuration.preloadCount, historyLimit: configuration.historyLimit)
+        let snapshot = QueueSnapshot(settings: settings, items: items, currentItemID: current, history: history, rate: rate)
+        if let player = try? QueuePlayer(snapshot: snapshot, configuration: playerConfiguration, clock: clock) {
+            return player
+        }
+        let fallback = QueueSnapshot(settings: settings, items: items, currentItemID: items.first?.id)
+        do {
+            return try QueuePlayer(snapshot: fallback, configuration: playerConfiguration, clock: clock)
+        } catch {
+            throw EngineError(.storageFailed, "queue \(QueueID(record.queue.id)) cannot be restored: \(error)")
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Stops every loader, saves every queue's playhead, and ends every event subscription.
+    /// Requests after it throw ``EngineError/Code-swift.struct/unavailable``. It does no
+    /// waiting of its own: it returns as soon as the last write committed.
+    public func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        timerTask?.cancel()
+        timerTask = nil
+        timerDeadline = nil
+        for id in queues.keys.sorted() {
+            tick(id)
+            guard let queue = queues[id] else { continue }
+            queues[id]?.pending.append(StorePlan([], player: queue.player, queue: id.stored, savingPlayback: true))
+            flush(id)
+        }
+        for session in sessions.values {
+            session.task.cancel()
+            session.directives.finish()
+        }
+        sessions = [:]
+        try? store.checkpoint()
+        events.close()
+    }
+
+    // MARK: - Helpers for the API
+
+    func requireRunning() throws(EngineError) {
+        if isShutDown { throw EngineError.shuttingDown }
+    }
+
+    func requireQueue(_ id: QueueID) throws(EngineError) {
+        try requireRunning()
+        guard queues[id] != nil else { throw EngineError.queueNotFound(id) }
+    }
+
+    static func reservation(through id: Int64) -> Store.JournalEvent {
+        Store.JournalEvent(sequence: id, queueID: nil, type: "eventIDsReserved", payload: "{\"through\":\(id)}")
+    }
+
+    /// Publishes events about `queue`, reserving more ids in the journal first when the
+    /// current block runs out.
+    func publish(_ payloads: [EngineEvent.Payload], about queue: QueueID) {
+        guard !payloads.isEmpty else { return }
+        let last = events.lastEventID.rawValue + Int64(payloads.count)
+        if last > reservedEventIDs {
+            let through = last + Self.eventIDBlock
+            // If this write fails the events go out all the same; the next one retries.
+            if (try? store.appendEvent(Self.reservation(through: through))) != nil {
+                reservedEventIDs = through
+            }
+        }
+        events.publish(payloads, about: queue)
+    }
+}
