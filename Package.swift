@@ -39,6 +39,7 @@ let package = Package(
         ),
 
         .target(name: "MediaTime"),
+        .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -48,6 +49,7 @@ let package = Package(
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
