@@ -1,5 +1,6 @@
 import CShims
 import CSQLite
+import Foundation
 
 /// One SQLite connection, closed when this instance goes away.
 ///
@@ -103,8 +104,17 @@ final class Database {
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
     }
 
-    /// Whether closing the connection may checkpoint the write-ahead log into the database
-    /// file. Off while a file is only being inspected, so refusing it leaves it untouched.
+    /// Whether the database at `path` has a write-ahead log with frames in it: commits of a
+    /// connection that has not checkpointed them yet, or that was killed.
+    static func hasPendingLog(path: String) -> Bool {
+        let size = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        return (size ?? 0) > 0
+    }
+
+    /// Whether closing the connection, when it is the file's last, may checkpoint the
+    /// write-ahead log into the database file. Turned off while a file with a pending log is
+    /// only being read, so that closing leaves both files as they were. (With an empty log,
+    /// closing writes nothing to the database and deletes the log SQLite created.)
     func setCheckpointOnClose(_ enabled: Bool) throws {
         let code = hlsq_sqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, nil)
         guard code == SQLITE_OK else { throw DatabaseError(connection: handle, code: code, sql: nil) }

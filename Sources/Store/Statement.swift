@@ -1,5 +1,6 @@
 import CShims
 import CSQLite
+import Foundation
 
 /// One prepared SQLite statement, finalized when this instance goes away.
 ///
@@ -21,8 +22,8 @@ final class Statement {
                   tail: inout UnsafePointer<CChar>?) throws {
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(connection, text, -1, flags, &prepared, &tail)
-        let sql = tail.map { String(decoding: UnsafeRawBufferPointer(start: text, count: $0 - text), as: UTF8.self) }
-            ?? String(cString: text)
+        let sql = (tail.map { String(decoding: UnsafeRawBufferPointer(start: text, count: $0 - text), as: UTF8.self) }
+            ?? String(cString: text)).trimmingCharacters(in: .whitespacesAndNewlines)
         guard code == SQLITE_OK else {
             throw DatabaseError(connection: connection, code: code, sql: sql)
         }

@@ -1,0 +1,117 @@
+/// One step of the schema's history: SQL run once, recorded under its id.
+///
+/// Migrations are append-only. A released migration is never edited, reordered or removed;
+/// a change to the schema is a new migration at the end of ``Schema/migrations``. A database
+/// records the ids it has applied in `schema_migrations`, so an id it holds that this build
+/// does not know means a newer hlsq wrote it.
+struct Migration: Sendable {
+    let id: String
+    let sql: String
+}
+
+/// The tables of an hlsq database, and how a file becomes one.
+///
+/// Conventions, relied on by the code that reads and writes these tables:
+/// - Every table is STRICT: a value of the wrong type is refused, never converted.
+/// - A `MediaTime` is two columns, `<name>_value` and `<name>_timescale`: a numeric time is
+///   the exact value over a positive timescale; indefinite is (NULL, 0) and invalid is
+///   (NULL, -1). A CHECK constraint on every pair allows nothing else.
+/// - A loop count is an integer of at least 0, or NULL for "infinite".
+/// - An item is either in its queue's list, with an order key in `rank`, or in its history,
+///   with a position in `history_sequence`, never both (see `Rank` for the keys).
+enum Schema {
+    /// `PRAGMA application_id` of every hlsq database: "hlsq" in ASCII.
+    static let applicationID: Int64 = 0x686C_7371
+
+    static let migrations: [Migration] = [
+        Migration(id: "1-queues-items-playback-journal", sql: """
+            CREATE TABLE queues (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL,
+                action_at_item_end TEXT NOT NULL CHECK (action_at_item_end IN ('advance', 'pause', 'none')),
+                consume INTEGER NOT NULL CHECK (consume IN (0, 1)),
+                loop_mode TEXT NOT NULL CHECK (loop_mode IN ('off', 'item', 'queue')),
+                loop_count INTEGER CHECK (loop_count >= 0),
+                loop_start_value INTEGER,
+                loop_start_timescale INTEGER,
+                loop_end_value INTEGER,
+                loop_end_timescale INTEGER,
+                default_rate REAL NOT NULL,
+                automatically_waits_to_minimize_stalling INTEGER NOT NULL
+                    CHECK (automatically_waits_to_minimize_stalling IN (0, 1)),
+                CHECK (loop_mode = 'item' OR (loop_count IS NULL AND loop_start_timescale IS NULL)),
+                CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
+                CHECK (loop_start_timescale IS NULL OR (loop_start_timescale > 0) = (loop_start_value IS NOT NULL)),
+                CHECK (loop_end_timescale IS NULL OR (loop_end_timescale > 0) = (loop_end_value IS NOT NULL))
+            ) STRICT;
+
+            CREATE TABLE items (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                queue_id INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+                rank BLOB,
+                history_sequence INTEGER,
+                url TEXT NOT NULL,
+                title TEXT,
+                kind TEXT NOT NULL CHECK (kind IN ('hls', 'mediaFile', 'unknown')),
+                preferred_forward_buffer_duration_value INTEGER,
+                preferred_forward_buffer_duration_timescale INTEGER NOT NULL,
+                preferred_peak_bit_rate REAL NOT NULL,
+                forward_playback_end_time_value INTEGER,
+                forward_playback_end_time_timescale INTEGER NOT NULL,
+                reverse_playback_end_time_value INTEGER,
+                reverse_playback_end_time_timescale INTEGER NOT NULL,
+                selected_renditions TEXT CHECK (selected_renditions IS NULL OR json_valid(selected_renditions)),
+                has_loop INTEGER NOT NULL CHECK (has_loop IN (0, 1)),
+                loop_count INTEGER CHECK (loop_count >= 0),
+                loop_start_value INTEGER,
+                loop_start_timescale INTEGER,
+                loop_end_value INTEGER,
+                loop_end_timescale INTEGER,
+                status TEXT NOT NULL CHECK (status IN ('unknown', 'loading', 'readyToPlay', 'failed')),
+                error_code TEXT,
+                error_message TEXT,
+                CHECK ((rank IS NULL) <> (history_sequence IS NULL)),
+                CHECK ((status = 'failed') = (error_code IS NOT NULL AND error_message IS NOT NULL)),
+                CHECK (has_loop = 1 OR (loop_count IS NULL AND loop_start_timescale IS NULL)),
+                CHECK ((preferred_forward_buffer_duration_timescale > 0)
+                    = (preferred_forward_buffer_duration_value IS NOT NULL)
+                    AND preferred_forward_buffer_duration_timescale >= -1),
+                CHECK ((forward_playback_end_time_timescale > 0) = (forward_playback_end_time_value IS NOT NULL)
+                    AND forward_playback_end_time_timescale >= -1),
+                CHECK ((reverse_playback_end_time_timescale > 0) = (reverse_playback_end_time_value IS NOT NULL)
+                    AND reverse_playback_end_time_timescale >= -1),
+                CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
+                CHECK (loop_start_timescale IS NULL OR (loop_start_timescale > 0) = (loop_start_value IS NOT NULL)),
+                CHECK (loop_end_timescale IS NULL OR (loop_end_timescale > 0) = (loop_end_value IS NOT NULL))
+            ) STRICT;
+
+            -- The list of a queue, in order: listing it and finding an item's neighbours both
+            -- walk this index.
+            CREATE UNIQUE INDEX items_by_rank ON items (queue_id, rank) WHERE rank IS NOT NULL;
+            CREATE UNIQUE INDEX items_by_history ON items (queue_id, history_sequence)
+                WHERE history_sequence IS NOT NULL;
+
+            -- One row per queue: what is playing and where, written every few seconds.
+            CREATE TABLE playback (
+                queue_id INTEGER PRIMARY KEY REFERENCES queues (id) ON DELETE CASCADE,
+                current_item_id INTEGER REFERENCES items (id) ON DELETE SET NULL,
+                playhead_value INTEGER,
+                playhead_timescale INTEGER NOT NULL,
+                rate REAL NOT NULL,
+                completed_loops INTEGER NOT NULL CHECK (completed_loops >= 0),
+                CHECK ((playhead_timescale > 0) = (playhead_value IS NOT NULL) AND playhead_timescale >= -1)
+            ) STRICT;
+            CREATE INDEX playback_by_current_item ON playback (current_item_id);
+
+            -- The last events, for clients that resume after a restart. No foreign key: the
+            -- journal keeps the events of a queue that was deleted.
+            CREATE TABLE events (
+                sequence INTEGER PRIMARY KEY,
+                queue_id INTEGER,
+                type TEXT NOT NULL,
+                payload TEXT NOT NULL CHECK (json_valid(payload))
+            ) STRICT;
+            CREATE INDEX events_by_queue ON events (queue_id, sequence);
+            """),
+    ]
+}

@@ -1,0 +1,181 @@
+import MediaTime
+import Testing
+@testable import Store
+
+@Suite struct ItemTests {
+    let fixture: StoreFixture
+    var store: Store { fixture.store }
+
+    init() throws {
+        fixture = try StoreFixture()
+    }
+
+    @Test func insertAtEveryPosition() throws {
+        let (queue, items) = try fixture.queue(["b", "d"])
+        let (b, d) = (items[0].id, items[1].id)
+        try store.insertItem(StoreFixture.attributes("e"), into: queue.id, at: .last)
+        try store.insertItem(StoreFixture.attributes("a"), into: queue.id, at: .first)
+        try store.insertItem(StoreFixture.attributes("c"), into: queue.id, at: .after(b))
+        try store.insertItem(StoreFixture.attributes("c2"), into: queue.id, at: .before(d))
+        try store.insertItems(["b1", "b2", "b3"].map(StoreFixture.attributes), into: queue.id, at: .after(b))
+        #expect(try fixture.titles(queue.id) == ["a", "b", "b1", "b2", "b3", "c", "c2", "d", "e"])
+    }
+
+    @Test func idsAreStableAndNeverReused() throws {
+        let (queue, items) = try fixture.queue(["a", "b"])
+        try store.removeItem(items[1].id)
+        let next = try store.insertItem(StoreFixture.attributes("c"), into: queue.id)
+        #expect(next.id > items[1].id)
+        let reopened = try Store(path: fixture.path)
+        #expect(try reopened.items(in: queue.id).map(\.id) == [items[0].id, next.id])
+    }
+
+    static let attributes: [Store.ItemAttributes] = [
+        Store.ItemAttributes(url: "https://media.example/a.m3u8"),
+        Store.ItemAttributes(
+            url: "file:///media/Café \u{0} ünïcode/日本.mp4", title: "Ti\u{0}tle — 🎬", kind: .mediaFile,
+            preferences: Store.ItemPreferences(
+                preferredForwardBufferDuration: MediaTime(value: 1001, timescale: 30000),
+                preferredPeakBitRate: 2_500_000.5,
+                forwardPlaybackEndTime: MediaTime(value: -7, timescale: 3),
+                reversePlaybackEndTime: .indefinite),
+            selectedRenditions: ["audible": "Français", "legible": "English \"CC\""],
+            loop: Store.ItemLoop(count: .finite(4), timeRange: TimeRange(start: MediaTime(seconds: 2),
+                                                                         end: MediaTime(value: 19, timescale: 2))),
+            status: .failed(Store.ItemFailure(code: "http404", message: "GET segment.ts: 404 Not Found"))),
+        Store.ItemAttributes(url: "", title: "", kind: .hls, loop: Store.ItemLoop(count: .infinite),
+                             status: .readyToPlay),
+        Store.ItemAttributes(url: "https://media.example/live.m3u8", status: .loading),
+    ]
+
+    @Test(arguments: attributes)
+    func attributesRoundTrip(_ attributes: Store.ItemAttributes) throws {
+        let queue = try store.createQueue(name: "q")
+        let inserted = try store.insertItem(attributes, into: queue.id)
+        #expect(inserted.attributes == attributes)
+        let reopened = try Store(path: fixture.path)
+        #expect(try reopened.item(inserted.id) == inserted)
+        #expect(try reopened.items(in: queue.id) == [inserted])
+    }
+
+    @Test func updateWritesEverythingButTheURL() throws {
+        let (queue, items) = try fixture.queue(["a"])
+        var item = items[0]
+        item.title = "renamed"
+        item.kind = .hls
+        item.status = .failed(Store.ItemFailure(code: "timeout", message: "no answer in 10 s"))
+        item.preferences.preferredPeakBitRate = 800_000
+        item.preferences.forwardPlaybackEndTime = MediaTime(seconds: 30)
+        item.selectedRenditions = ["audible": "en"]
+        item.loop = Store.ItemLoop(count: .finite(2))
+        try store.updateItem(item)
+        #expect(try store.item(item.id) == item)
+
+        var moved = item
+        moved.url = "https://elsewhere.example/"
+        try store.updateItem(moved)
+        #expect(try store.item(item.id).url == items[0].url)
+        #expect(try store.items(in: queue.id).count == 1)
+    }
+
+    @Test func invalidAttributesAreRefused() throws {
+        let (queue, items) = try fixture.queue(["a"])
+        for bitRate in [-1, Double.nan, .infinity] {
+            var attributes = StoreFixture.attributes("bad")
+            attributes.preferences.preferredPeakBitRate = bitRate
+            let error = try #require(throws: StoreError.self) { try store.insertItem(attributes, into: queue.id) }
+            #expect(error.code == .invalidValue)
+            var item = items[0]
+            item.preferences.preferredPeakBitRate = bitRate
+            #expect(throws: StoreError.self) { try store.updateItem(item) }
+        }
+        #expect(try store.items(in: queue.id) == items)
+    }
+
+    /// A bulk import is one transaction: when its 3,000th row fails, none of it is there.
+    @Test func aFailingBulkImportLeavesNothing() throws {
+        let (queue, items) = try fixture.queue(["kept"])
+        try store.database.execute("""
+            CREATE TRIGGER refuse_poison BEFORE INSERT ON items WHEN NEW.title = 'poison'
+            BEGIN SELECT RAISE(ABORT, 'poisoned item'); END
+            """)
+        var batch = (0..<5_000).map { StoreFixture.attributes("item \($0)") }
+        batch[2_999].title = "poison"
+        let before = store.database.totalChanges
+        let error = try #require(throws: DatabaseError.self) { try store.insertItems(batch, into: queue.id) }
+        #expect(error.message == "poisoned item")
+        #expect(error.resultCode == .constraint)
+        #expect(try store.items(in: queue.id) == items)
+        // The rolled-back rows were written, then undone: nothing of them can be read.
+        #expect(store.database.totalChanges - before == 2_999)
+        #expect(try store.database.integer("SELECT max(id) FROM items") == items[0].id.rawValue)
+    }
+
+    @Test func aFailingMutationInsideATransactionUndoesTheWholeTransaction() throws {
+        let (queue, items) = try fixture.queue(["a", "b"])
+        struct Refusal: Error {}
+        #expect(throws: Refusal.self) {
+            try store.transaction {
+                try store.insertItem(StoreFixture.attributes("c"), into: queue.id)
+                try store.moveItem(items[1].id, to: .first)
+                try store.removeItem(items[0].id)
+                throw Refusal()
+            }
+        }
+        #expect(try store.items(in: queue.id) == items)
+    }
+
+    @Test func aRefusedMutationInsideATransactionUndoesOnlyItself() throws {
+        let (queue, items) = try fixture.queue(["a", "b"])
+        try store.transaction {
+            try store.insertItem(StoreFixture.attributes("c"), into: queue.id)
+            // Refused half-way: the first item was deleted before the unknown one failed.
+            #expect(throws: StoreError.self) {
+                try store.removeItems([items[0].id, Store.ItemID(rawValue: 999)])
+            }
+        }
+        #expect(try fixture.titles(queue.id) == ["a", "b", "c"])
+    }
+
+    @Test func removeItemsAndClear() throws {
+        let (queue, items) = try fixture.queue(["a", "b", "c", "d"])
+        try store.removeItems([items[1].id, items[3].id])
+        #expect(try fixture.titles(queue.id) == ["a", "c"])
+        try store.moveItemToHistory(items[0].id)
+        try store.removeAllItems(in: queue.id)
+        #expect(try store.items(in: queue.id).isEmpty)
+        #expect(try store.history(of: queue.id).map(\.id) == [items[0].id])
+        let error = try #require(throws: StoreError.self) { try store.removeItem(items[1].id) }
+        #expect(error.code == .itemNotFound)
+        #expect(error.message == "there is no \(items[1].id)")
+    }
+
+    @Test func refusedPositions() throws {
+        let (queue, items) = try fixture.queue(["a", "b", "c"])
+        let (other, otherItems) = try fixture.queue(["x"], name: "other")
+        try store.moveItemToHistory(items[2].id)
+        let missing = Store.ItemID(rawValue: 999)
+        let cases: [(StoreError.Code, () throws -> Void)] = [
+            (.itemNotFound, { try store.moveItem(missing, to: .first) }),
+            (.itemNotFound, { try store.moveItem(items[0].id, to: .after(missing)) }),
+            (.itemNotFound, { try store.insertItem(StoreFixture.attributes("n"), into: queue.id, at: .before(missing)) }),
+            (.itemNotInList, { try store.moveItem(items[2].id, to: .first) }),
+            (.itemNotInList, { try store.moveItem(items[0].id, to: .after(items[2].id)) }),
+            (.itemsInDifferentQueues, { try store.moveItem(items[0].id, to: .after(otherItems[0].id)) }),
+            (.itemsInDifferentQueues, { try store.moveItems([items[0].id, otherItems[0].id], to: .last) }),
+            (.itemsInDifferentQueues, {
+                try store.insertItem(StoreFixture.attributes("n"), into: other.id, at: .after(items[0].id))
+            }),
+            (.invalidPosition, { try store.moveItem(items[0].id, to: .after(items[0].id)) }),
+            (.invalidPosition, { try store.moveItems([items[0].id, items[1].id], to: .before(items[1].id)) }),
+            (.invalidPosition, { try store.moveItems([items[0].id, items[0].id], to: .last) }),
+        ]
+        let before = store.database.totalChanges
+        for (code, refusal) in cases {
+            let error = try #require(throws: StoreError.self) { try refusal() }
+            #expect(error.code == code, "\(error)")
+        }
+        #expect(store.database.totalChanges == before)
+        #expect(try fixture.titles(queue.id) == ["a", "b"])
+    }
+}
