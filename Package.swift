@@ -45,11 +45,13 @@ let package = Package(
             name: "hlsq",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Store",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["hlsq", "Store"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
