@@ -36,20 +36,21 @@ extension MediaTime {
 }
 
 extension Row {
-    /// The time in columns `valueColumn` and `valueColumn + 1`.
-    func mediaTime(_ valueColumn: Int32, _ name: String) throws -> MediaTime {
+    /// The time in columns `valueColumn` and `valueColumn + 1`. `name` says whose time it is
+    /// in an error, and is built only then.
+    func mediaTime(_ valueColumn: Int32, _ name: @autoclosure () -> String) throws -> MediaTime {
         let timescale = int64(valueColumn + 1)
         guard let time = MediaTime(storedValue: optionalInt64(valueColumn), storedTimescale: timescale) else {
-            throw StoreError(.unreadableValue, "the stored \(name) (\(optionalInt64(valueColumn).map(String.init) ?? "NULL")"
+            throw StoreError(.unreadableValue, "the stored \(name()) (\(optionalInt64(valueColumn).map(String.init) ?? "NULL")"
                 + " over \(timescale)) is not a time")
         }
         return time
     }
 
     /// The range in the four columns from `startColumn`, or nil when they are NULL.
-    func optionalTimeRange(_ startColumn: Int32, _ name: String) throws -> TimeRange? {
+    func optionalTimeRange(_ startColumn: Int32, _ name: @autoclosure () -> String) throws -> TimeRange? {
         if isNull(startColumn + 1) { return nil }
-        return TimeRange(start: try mediaTime(startColumn, "\(name) start"),
-                         end: try mediaTime(startColumn + 2, "\(name) end"))
+        return TimeRange(start: try mediaTime(startColumn, "\(name()) start"),
+                         end: try mediaTime(startColumn + 2, "\(name()) end"))
     }
 }

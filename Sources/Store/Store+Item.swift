@@ -141,22 +141,45 @@ extension Store {
             guard let ranks = Rank.sequence(count: items.count, between: gap.lower, and: gap.upper) else {
                 throw Self.unorderedRanks(gap, in: queue)
             }
-            let insert = try database.cachedStatement("""
-                INSERT INTO items (queue_id, rank, url, \(Self.itemAttributeColumns))
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-                    ?22)
-                """)
             var inserted: [Item] = []
             inserted.reserveCapacity(items.count)
-            for (attributes, rank) in zip(items, ranks) {
-                try insert.bind(queue.rawValue, rank, attributes.url)
-                try bindAttributes(attributes, to: insert, from: 4)
+            var start = 0
+            while start < items.count {
+                // Rows go in by statements of up to `rowsPerInsert` rows: SQLite then reads and
+                // writes the AUTOINCREMENT counter once per statement, not once per row.
+                let count = items.count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
+                let insert = try database.cachedStatement(count == 1 ? Self.insertOneSQL : Self.insertManySQL)
+                for row in 0..<count {
+                    let attributes = items[start + row]
+                    let first = Int32(row * Self.insertParameterCount + 1)
+                    try insert.bind(queue.rawValue, ranks[start + row], attributes.url, from: first)
+                    try bindAttributes(attributes, to: insert, from: first + 3)
+                }
                 try insert.execute()
-                inserted.append(Item(id: ItemID(rawValue: database.lastInsertedRowID), queueID: queue,
-                                     attributes: attributes))
+                // AUTOINCREMENT gives each row the largest id so far plus one, and this
+                // transaction holds the write lock: the ids are consecutive.
+                let firstID = database.lastInsertedRowID - Int64(count) + 1
+                for row in 0..<count {
+                    inserted.append(Item(id: ItemID(rawValue: firstID + Int64(row)), queueID: queue,
+                                         attributes: items[start + row]))
+                }
+                start += count
             }
             return inserted
         }
+    }
+
+    private static let rowsPerInsert = 64
+    private static let insertParameterCount = 22
+    private static let insertOneSQL = insertSQL(rows: 1)
+    private static let insertManySQL = insertSQL(rows: rowsPerInsert)
+
+    /// `INSERT INTO items` of `rows` rows of `insertParameterCount` parameters each, numbered
+    /// by SQLite in order (plain `?`s keep the text, hashed at each use, short).
+    private static func insertSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: insertParameterCount).joined(separator: ",") + ")"
+        return "INSERT INTO items (queue_id, rank, url, \(itemAttributeColumns)) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ",")
     }
 
     /// Inserts one item at `position` of the queue's list and returns it with its new id.
