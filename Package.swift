@@ -61,6 +61,11 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "MediaTime"],
             path: "Benchmarks/MediaTimeBenchmark"
         ),
+        .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
+            path: "Benchmarks/StoreBenchmark"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -78,6 +78,10 @@ final class Database {
 
     // MARK: - State
 
+    static var libraryVersion: String {
+        String(cString: sqlite3_libversion())
+    }
+
     /// The rows inserted, updated or deleted on this connection since it opened.
     var totalChanges: Int64 {
         sqlite3_total_changes64(handle)

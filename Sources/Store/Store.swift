@@ -63,6 +63,9 @@ public final class Store {
     /// The path of the database file.
     public var path: String { database.path }
 
+    /// The version of the SQLite library in use, such as "3.40.1".
+    public static var sqliteVersion: String { Database.libraryVersion }
+
     /// Opens the database at `path`, creating it when it does not exist, and brings its
     /// schema up to date; throws ``StoreError`` when the file is refused.
     public convenience init(path: String, configuration: Configuration = Configuration()) throws {
