@@ -19,6 +19,12 @@ extension MediaTime {
         return isIndefinite ? Self.indefiniteTimescale : Self.invalidTimescale
     }
 
+    /// Whether both are stored alike: a stricter test than equality, for which 0/1 and
+    /// 0/1000 are the same time.
+    func isStored(like other: MediaTime) -> Bool {
+        storedValue == other.storedValue && storedTimescale == other.storedTimescale
+    }
+
     /// The time stored as `value` over `timescale`; nil when no writer of this store could
     /// have written that pair.
     init?(storedValue value: Int64?, storedTimescale timescale: Int64) {

@@ -19,6 +19,9 @@ struct Migration: Sendable {
 ///   the exact value over a positive timescale; indefinite is (NULL, 0) and invalid is
 ///   (NULL, -1). A CHECK constraint on every pair allows nothing else.
 /// - A loop count is an integer of at least 0, or NULL for "infinite".
+/// - An item's preferences and loop are stored only when they differ from the defaults
+///   (`has_preferences`, `has_loop`); otherwise their columns are NULL, which costs nothing
+///   to store and lets a restore skip reading them. The columns read most come first.
 /// - An item is either in its queue's list, with an order key in `rank`, or in its history,
 ///   with a position in `history_sequence`, never both (see `Rank` for the keys).
 enum Schema {
@@ -55,33 +58,40 @@ enum Schema {
                 url TEXT NOT NULL,
                 title TEXT,
                 kind TEXT NOT NULL CHECK (kind = 'hls' OR kind = 'mediaFile' OR kind = 'unknown'),
-                preferred_forward_buffer_duration_value INTEGER,
-                preferred_forward_buffer_duration_timescale INTEGER NOT NULL,
-                preferred_peak_bit_rate REAL NOT NULL,
-                forward_playback_end_time_value INTEGER,
-                forward_playback_end_time_timescale INTEGER NOT NULL,
-                reverse_playback_end_time_value INTEGER,
-                reverse_playback_end_time_timescale INTEGER NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status = 'unknown' OR status = 'loading' OR status = 'readyToPlay' OR status = 'failed'),
+                error_code TEXT,
+                error_message TEXT,
                 selected_renditions TEXT CHECK (selected_renditions IS NULL OR json_valid(selected_renditions)),
+                has_preferences INTEGER NOT NULL CHECK (has_preferences IN (0, 1)),
+                preferred_forward_buffer_duration_value INTEGER,
+                preferred_forward_buffer_duration_timescale INTEGER,
+                preferred_peak_bit_rate REAL,
+                forward_playback_end_time_value INTEGER,
+                forward_playback_end_time_timescale INTEGER,
+                reverse_playback_end_time_value INTEGER,
+                reverse_playback_end_time_timescale INTEGER,
                 has_loop INTEGER NOT NULL CHECK (has_loop IN (0, 1)),
                 loop_count INTEGER CHECK (loop_count >= 0),
                 loop_start_value INTEGER,
                 loop_start_timescale INTEGER,
                 loop_end_value INTEGER,
                 loop_end_timescale INTEGER,
-                status TEXT NOT NULL CHECK (status = 'unknown' OR status = 'loading' OR status = 'readyToPlay' OR status = 'failed'),
-                error_code TEXT,
-                error_message TEXT,
                 CHECK ((rank IS NULL) <> (history_sequence IS NULL)),
                 CHECK ((status = 'failed') = (error_code IS NOT NULL AND error_message IS NOT NULL)),
+                CHECK ((has_preferences = 1) = (preferred_forward_buffer_duration_timescale IS NOT NULL)
+                    AND (has_preferences = 1) = (preferred_peak_bit_rate IS NOT NULL)
+                    AND (has_preferences = 1) = (forward_playback_end_time_timescale IS NOT NULL)
+                    AND (has_preferences = 1) = (reverse_playback_end_time_timescale IS NOT NULL)),
+                CHECK (has_preferences = 0
+                    OR ((preferred_forward_buffer_duration_timescale > 0)
+                            = (preferred_forward_buffer_duration_value IS NOT NULL)
+                        AND preferred_forward_buffer_duration_timescale >= -1
+                        AND (forward_playback_end_time_timescale > 0) = (forward_playback_end_time_value IS NOT NULL)
+                        AND forward_playback_end_time_timescale >= -1
+                        AND (reverse_playback_end_time_timescale > 0) = (reverse_playback_end_time_value IS NOT NULL)
+                        AND reverse_playback_end_time_timescale >= -1)),
                 CHECK (has_loop = 1 OR (loop_count IS NULL AND loop_start_timescale IS NULL)),
-                CHECK ((preferred_forward_buffer_duration_timescale > 0)
-                    = (preferred_forward_buffer_duration_value IS NOT NULL)
-                    AND preferred_forward_buffer_duration_timescale >= -1),
-                CHECK ((forward_playback_end_time_timescale > 0) = (forward_playback_end_time_value IS NOT NULL)
-                    AND forward_playback_end_time_timescale >= -1),
-                CHECK ((reverse_playback_end_time_timescale > 0) = (reverse_playback_end_time_value IS NOT NULL)
-                    AND reverse_playback_end_time_timescale >= -1),
                 CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
                 CHECK (loop_start_timescale IS NULL OR (loop_start_timescale > 0) = (loop_start_value IS NOT NULL)),
                 CHECK (loop_end_timescale IS NULL OR (loop_end_timescale > 0) = (loop_end_value IS NOT NULL))

@@ -93,6 +93,16 @@ extension Store {
             self.reversePlaybackEndTime = reversePlaybackEndTime
         }
 
+        /// Whether these are exactly the defaults, down to the timescales: only then does the
+        /// store leave them out.
+        var isDefault: Bool {
+            let defaults = ItemPreferences()
+            return preferredPeakBitRate.bitPattern == defaults.preferredPeakBitRate.bitPattern
+                && preferredForwardBufferDuration.isStored(like: defaults.preferredForwardBufferDuration)
+                && forwardPlaybackEndTime.isStored(like: defaults.forwardPlaybackEndTime)
+                && reversePlaybackEndTime.isStored(like: defaults.reversePlaybackEndTime)
+        }
+
         func validate() throws {
             guard preferredPeakBitRate.isFinite, preferredPeakBitRate >= 0 else {
                 throw StoreError(.invalidValue, "a peak bit rate must be a finite number of at least 0, "
@@ -170,7 +180,7 @@ extension Store {
     }
 
     private static let rowsPerInsert = 64
-    private static let insertParameterCount = 22
+    private static let insertParameterCount = 23
     private static let insertOneSQL = insertSQL(rows: 1)
     private static let insertManySQL = insertSQL(rows: rowsPerInsert)
 
@@ -254,7 +264,7 @@ extension Store {
         try database.transaction(.immediate) {
             let update = try database.cachedStatement("""
                 UPDATE items SET (\(Self.itemAttributeColumns)) =
-                    (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                    (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
                 WHERE id = ?1
                 """)
             try update.bind(item.id.rawValue)
@@ -386,59 +396,59 @@ extension Store {
 
     /// The columns `updateItem` writes, bound by `bindAttributes` in this order.
     static let itemAttributeColumns = """
-        title, kind, preferred_forward_buffer_duration_value, preferred_forward_buffer_duration_timescale,
-        preferred_peak_bit_rate, forward_playback_end_time_value, forward_playback_end_time_timescale,
-        reverse_playback_end_time_value, reverse_playback_end_time_timescale, selected_renditions, has_loop,
-        loop_count, loop_start_value, loop_start_timescale, loop_end_value, loop_end_timescale, status,
-        error_code, error_message
+        title, kind, status, error_code, error_message, selected_renditions, has_preferences,
+        preferred_forward_buffer_duration_value, preferred_forward_buffer_duration_timescale, preferred_peak_bit_rate,
+        forward_playback_end_time_value, forward_playback_end_time_timescale, reverse_playback_end_time_value,
+        reverse_playback_end_time_timescale, has_loop, loop_count, loop_start_value, loop_start_timescale,
+        loop_end_value, loop_end_timescale
         """
 
     /// The columns `decodeItem` reads.
     static let itemColumns = "id, queue_id, url, \(itemAttributeColumns)"
 
     private func bindAttributes(_ item: ItemAttributes, to statement: Statement, from index: Int32) throws {
-        let preferences = item.preferences
-        let range = item.loop?.timeRange
         let (status, failure): (String, ItemFailure?) = switch item.status {
         case .unknown: ("unknown", nil)
         case .loading: ("loading", nil)
         case .readyToPlay: ("readyToPlay", nil)
         case .failed(let failure): ("failed", failure)
         }
+        let preferences = item.preferences.isDefault ? nil : item.preferences
+        let range = item.loop?.timeRange
         try statement.bind(
-            item.title, item.kind.rawValue,
-            preferences.preferredForwardBufferDuration.storedValue,
-            preferences.preferredForwardBufferDuration.storedTimescale,
-            preferences.preferredPeakBitRate,
-            preferences.forwardPlaybackEndTime.storedValue, preferences.forwardPlaybackEndTime.storedTimescale,
-            preferences.reversePlaybackEndTime.storedValue, preferences.reversePlaybackEndTime.storedTimescale,
-            try Self.encodeRenditions(item.selectedRenditions), item.loop != nil, item.loop?.count.storedCount,
+            item.title, item.kind.rawValue, status, failure?.code, failure?.message,
+            try Self.encodeRenditions(item.selectedRenditions), preferences != nil,
+            preferences?.preferredForwardBufferDuration.storedValue,
+            preferences?.preferredForwardBufferDuration.storedTimescale,
+            preferences?.preferredPeakBitRate,
+            preferences?.forwardPlaybackEndTime.storedValue, preferences?.forwardPlaybackEndTime.storedTimescale,
+            preferences?.reversePlaybackEndTime.storedValue, preferences?.reversePlaybackEndTime.storedTimescale,
+            item.loop != nil, item.loop?.count.storedCount,
             range?.start.storedValue, range?.start.storedTimescale, range?.end.storedValue, range?.end.storedTimescale,
-            status, failure?.code, failure?.message,
             from: index)
     }
 
     static func decodeItem(_ row: Row) throws -> Item {
         let id = ItemID(rawValue: row.int64(0))
         guard let kind = ItemKind(rawValue: row.text(4)) else { throw unreadable("kind", row.text(4), of: id) }
-        let preferences = ItemPreferences(
-            preferredForwardBufferDuration: try row.mediaTime(5, "forward buffer duration of \(id)"),
-            preferredPeakBitRate: row.double(7),
-            forwardPlaybackEndTime: try row.mediaTime(8, "forward playback end time of \(id)"),
-            reversePlaybackEndTime: try row.mediaTime(10, "reverse playback end time of \(id)"))
         let status: ItemStatus
-        switch row.text(19) {
+        switch row.text(5) {
         case "unknown": status = .unknown
         case "loading": status = .loading
         case "readyToPlay": status = .readyToPlay
-        case "failed": status = .failed(ItemFailure(code: row.text(20), message: row.text(21)))
+        case "failed": status = .failed(ItemFailure(code: row.text(6), message: row.text(7)))
         case let other: throw unreadable("status", other, of: id)
         }
-        let loop = row.int64(13) == 0 ? nil : ItemLoop(count: LoopCount(storedCount: row.optionalInt64(14)),
-                                                       timeRange: try row.optionalTimeRange(15, "loop range of \(id)"))
+        let preferences = row.int64(9) == 0 ? ItemPreferences() : ItemPreferences(
+            preferredForwardBufferDuration: try row.mediaTime(10, "forward buffer duration of \(id)"),
+            preferredPeakBitRate: row.double(12),
+            forwardPlaybackEndTime: try row.mediaTime(13, "forward playback end time of \(id)"),
+            reversePlaybackEndTime: try row.mediaTime(15, "reverse playback end time of \(id)"))
+        let loop = row.int64(17) == 0 ? nil : ItemLoop(count: LoopCount(storedCount: row.optionalInt64(18)),
+                                                       timeRange: try row.optionalTimeRange(19, "loop range of \(id)"))
         let attributes = ItemAttributes(url: row.text(2), title: row.optionalText(3), kind: kind,
                                         preferences: preferences,
-                                        selectedRenditions: try decodeRenditions(row.optionalText(12), of: id),
+                                        selectedRenditions: try decodeRenditions(row.optionalText(8), of: id),
                                         loop: loop, status: status)
         return Item(id: id, queueID: QueueID(rawValue: row.int64(1)), attributes: attributes)
     }

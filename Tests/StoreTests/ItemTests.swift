@@ -75,6 +75,19 @@ import Testing
         #expect(try reopened.items(in: queue.id) == [inserted])
     }
 
+    /// Preferences equal to the defaults but written differently (0/1000 s is 0 s) keep
+    /// their exact representation.
+    @Test func preferencesKeepTheirExactTimescales() throws {
+        let queue = try store.createQueue(name: "q")
+        var attributes = StoreFixture.attributes("a")
+        attributes.preferences.preferredForwardBufferDuration = MediaTime(value: 0, timescale: 1000)
+        #expect(attributes.preferences == Store.ItemPreferences())
+        let inserted = try store.insertItem(attributes, into: queue.id)
+        let restored = try Store(path: fixture.path).item(inserted.id).preferences.preferredForwardBufferDuration
+        #expect(restored.value == 0)
+        #expect(restored.timescale == 1000)
+    }
+
     @Test func updateWritesEverythingButTheURL() throws {
         let (queue, items) = try fixture.queue(["a"])
         var item = items[0]
