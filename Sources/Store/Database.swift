@@ -31,7 +31,7 @@ final class Database {
             let error = DatabaseError(connection: opened, code: code, sql: nil)
             // SQLite hands out a handle even when opening fails, and it must be closed.
             sqlite3_close_v2(opened)
-            throw error
+            throw DatabaseError(extendedResultCode: error.extendedResultCode, message: "\(error.message): \(path)")
         }
         self.handle = opened
         self.path = path

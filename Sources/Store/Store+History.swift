@@ -1,7 +1,9 @@
 extension Store {
     /// Moves an item of a list to the end of its queue's history, as `consume` does when the
-    /// item has played, writing its own row only. When the history grows past
-    /// ``Configuration/historyLimit``, its oldest items are deleted.
+    /// item has played, writing its own row. When the history grows past
+    /// ``Configuration/historyLimit``, its oldest items are deleted. If the item was current,
+    /// its queue has no current item until ``savePlayback(_:of:)`` names one (in the same
+    /// ``transaction(_:)``, typically): a current item is always in its queue's list.
     public func moveItemToHistory(_ item: ItemID) throws {
         try database.transaction(.immediate) {
             let location = try location(of: item)
@@ -16,6 +18,10 @@ extension Store {
                 "UPDATE items SET rank = NULL, history_sequence = ?2 WHERE id = ?1")
             try update.bind(item.rawValue, sequence)
             try update.execute()
+            let uncurrent = try database.cachedStatement(
+                "UPDATE playback SET current_item_id = NULL WHERE current_item_id = ?1")
+            try uncurrent.bind(item.rawValue)
+            try uncurrent.execute()
             let prune = try database.cachedStatement(
                 "DELETE FROM items WHERE queue_id = ?1 AND history_sequence <= ?2")
             try prune.bind(location.queue.rawValue, sequence - Int64(configuration.historyLimit))

@@ -78,11 +78,24 @@ import Testing
         #expect(try store.playback(of: queue.id) == Store.Playback())
     }
 
-    @Test func removingTheCurrentItemLeavesNoCurrentItem() throws {
-        let (queue, items) = try fixture.queue(["a", "b"])
-        try store.savePlayback(Store.Playback(currentItemID: items[0].id, playhead: MediaTime(seconds: 3)), of: queue.id)
-        try store.removeItem(items[0].id)
-        #expect(try store.playback(of: queue.id).currentItemID == nil)
+    /// A current item is always in its queue's list: removing it, clearing the list or
+    /// consuming it leaves no current item, and the rest of the playback as it was.
+    @Test(arguments: 0..<3)
+    func theCurrentItemLeavingTheListLeavesNoCurrentItem(way: Int) throws {
+        let (queue, items) = try fixture.queue(["a", "b", "c"])
+        let playback = Store.Playback(currentItemID: items[1].id, playhead: MediaTime(seconds: 3), rate: 1)
+        try store.savePlayback(playback, of: queue.id)
+        // Another item leaving changes nothing.
+        try store.moveItemToHistory(items[0].id)
+        #expect(try store.playback(of: queue.id) == playback)
+        switch way {
+        case 0: try store.removeItem(items[1].id)
+        case 1: try store.removeAllItems(in: queue.id)
+        default: try store.moveItemToHistory(items[1].id)
+        }
+        var expected = playback
+        expected.currentItemID = nil
+        #expect(try store.playback(of: queue.id) == expected)
     }
 
     @Test func restoreReadsEverythingOfEveryQueue() throws {

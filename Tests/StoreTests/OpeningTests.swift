@@ -111,6 +111,13 @@ import Testing
         #expect(try directory.contents(startingWith: "hlsq.sqlite") == before)
     }
 
+    @Test func aFolderThatDoesNotExistIsNamed() throws {
+        let missing = directory.path("no such folder/hlsq.sqlite")
+        let error = try #require(throws: DatabaseError.self) { try Store(path: missing) }
+        #expect(error.resultCode == .cannotOpen)
+        #expect(error.message == "unable to open database file: \(missing)")
+    }
+
     @Test func refusesAFileThatIsNotADatabase() throws {
         let text = Data(String(repeating: "#EXTM3U\n#EXTINF:10,\nsegment.ts\n", count: 200).utf8)
         try text.write(to: URL(fileURLWithPath: path))
