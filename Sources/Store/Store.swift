@@ -73,6 +73,10 @@ public final class Store {
     }
 
     init(path: String, configuration: Configuration, migrations: [Migration]) throws {
+        guard configuration.historyLimit >= 0, configuration.journalLimit >= 1 else {
+            throw StoreError(.invalidValue, "a history limit cannot be negative (\(configuration.historyLimit)), "
+                + "and a journal limit must be at least 1 (\(configuration.journalLimit))")
+        }
         let hasPendingLog = Database.hasPendingLog(path: path)
         let database = try Database(path: path, create: true)
         // Until the file is accepted, closing must not checkpoint a pending log into it.

@@ -111,6 +111,13 @@ import Testing
         #expect(try directory.contents(startingWith: "hlsq.sqlite") == before)
     }
 
+    @Test(arguments: [Store.Configuration(historyLimit: -1), Store.Configuration(journalLimit: 0)])
+    func refusesImpossibleLimits(_ configuration: Store.Configuration) throws {
+        let error = try #require(throws: StoreError.self) { try Store(path: path, configuration: configuration) }
+        #expect(error.code == .invalidValue)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func aFolderThatDoesNotExistIsNamed() throws {
         let missing = directory.path("no such folder/hlsq.sqlite")
         let error = try #require(throws: DatabaseError.self) { try Store(path: missing) }
