@@ -184,8 +184,9 @@ extension Store {
     private static let insertOneSQL = insertSQL(rows: 1)
     private static let insertManySQL = insertSQL(rows: rowsPerInsert)
 
-    /// `INSERT INTO items` of `rows` rows of `insertParameterCount` parameters each, numbered
-    /// by SQLite in order (plain `?`s keep the text, hashed at each use, short).
+    /// `INSERT INTO items` of `rows` rows of `insertParameterCount` parameters each. They are
+    /// plain `?`s, which SQLite numbers in order, to keep the text short: the statement cache
+    /// hashes it at every lookup.
     private static func insertSQL(rows: Int) -> String {
         let row = "(" + Array(repeating: "?", count: insertParameterCount).joined(separator: ",") + ")"
         return "INSERT INTO items (queue_id, rank, url, \(itemAttributeColumns)) VALUES "
