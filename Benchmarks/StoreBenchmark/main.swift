@@ -105,7 +105,10 @@ do {
     var generator = SystemRandomNumberGenerator()
     try store.transaction {
         for _ in 0..<10_000 {
-            try store.moveItem(ids.randomElement(using: &generator)!, to: .after(ids.randomElement(using: &generator)!))
+            let item = ids.randomElement(using: &generator)!
+            var anchor = ids.randomElement(using: &generator)!
+            while anchor == item { anchor = ids.randomElement(using: &generator)! }
+            try store.moveItem(item, to: .after(anchor))
         }
     }
 }
