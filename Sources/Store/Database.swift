@@ -124,6 +124,12 @@ final class Database {
         guard code == SQLITE_OK else { throw DatabaseError(connection: handle, code: code, sql: nil) }
     }
 
+    /// A passive checkpoint of the write-ahead log into the database file.
+    func checkpoint() throws {
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(connection: handle, code: code, sql: nil) }
+    }
+
     // MARK: - Transactions
 
     enum TransactionKind {

@@ -37,6 +37,23 @@ import Testing
         #expect(try store.database.integer("PRAGMA busy_timeout") == 5_000)
     }
 
+    /// A checkpoint copies the committed log into the database file itself: a copy of that
+    /// file alone, without its log, holds the commits.
+    @Test func checkpointMovesTheLogIntoTheFile() throws {
+        let store = try Store(path: path)
+        let queue = try store.createQueue(name: "logged")
+        try store.insertItems((0..<100).map { StoreFixture.attributes("\($0)") }, into: queue.id)
+        func queuesInACopyOfTheFileAlone() throws -> Int {
+            let copy = directory.path("copy-\(UUID().uuidString).sqlite")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            return try Store(path: copy).queues().count
+        }
+        #expect(try queuesInACopyOfTheFileAlone() == 0)
+        try store.checkpoint()
+        #expect(try queuesInACopyOfTheFileAlone() == 1)
+        #expect(try store.database.integer("PRAGMA wal_autocheckpoint") == Int64(Store.autoCheckpointPages))
+    }
+
     @Test func powerLossDurabilityIsSynchronousFull() throws {
         let store = try Store(path: path, configuration: Store.Configuration(durability: .survivesPowerLoss))
         #expect(try store.database.integer("PRAGMA synchronous") == 2) // FULL
