@@ -53,6 +53,11 @@ extension Row {
         return time
     }
 
+    /// The time in columns `valueColumn` and `valueColumn + 1`, or nil when they are NULL.
+    func optionalMediaTime(_ valueColumn: Int32, _ name: @autoclosure () -> String) throws -> MediaTime? {
+        isNull(valueColumn + 1) ? nil : try mediaTime(valueColumn, name())
+    }
+
     /// The range in the four columns from `startColumn`, or nil when they are NULL.
     func optionalTimeRange(_ startColumn: Int32, _ name: @autoclosure () -> String) throws -> TimeRange? {
         if isNull(startColumn + 1) { return nil }

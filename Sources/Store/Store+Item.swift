@@ -29,39 +29,49 @@ extension Store {
         public let queueID: QueueID
         public var attributes: ItemAttributes
 
+        public init(id: ItemID, queueID: QueueID, attributes: ItemAttributes) {
+            self.id = id
+            self.queueID = queueID
+            self.attributes = attributes
+        }
+
         public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemAttributes, Value>) -> Value {
             get { attributes[keyPath: keyPath] }
             set { attributes[keyPath: keyPath] = newValue }
         }
     }
 
-    /// What the store keeps of an item, apart from its identity and position.
+    /// What the store keeps of an item, apart from its identity and position: what the
+    /// queue player needs to rebuild it after a restart.
     ///
     /// `url` is fixed when the item is inserted (re-adding a URL makes a new item); the other
-    /// attributes change with ``updateItem(_:)``.
+    /// attributes change with ``updateItem(_:)`` and ``savePlayhead(_:of:)``.
     public struct ItemAttributes: Hashable, Sendable {
         public var url: String
         public var title: String?
         public var kind: ItemKind
+        /// The last status known when the store wrote the item.
+        public var status: ItemStatus
+        /// Where the item resumes.
+        public var playhead: MediaTime
         public var preferences: ItemPreferences
-        /// The chosen rendition in each media-selection group: the group's key (such as
-        /// "audible" or "legible") to the rendition's name.
-        public var selectedRenditions: [String: String]
+        /// The rendition chosen in each media-selection group, by the group's characteristic
+        /// ("audible", "legible"); a group that is missing is chosen automatically.
+        public var mediaSelections: [String: MediaSelection]
         /// How this item repeats on its own; nil when it follows its queue's loop mode.
         public var loop: ItemLoop?
-        /// The last status known before the store wrote the item.
-        public var status: ItemStatus
 
-        public init(url: String, title: String? = nil, kind: ItemKind = .unknown,
-                    preferences: ItemPreferences = ItemPreferences(), selectedRenditions: [String: String] = [:],
-                    loop: ItemLoop? = nil, status: ItemStatus = .unknown) {
+        public init(url: String, title: String? = nil, kind: ItemKind = .unknown, status: ItemStatus = .unknown,
+                    playhead: MediaTime = .zero, preferences: ItemPreferences = ItemPreferences(),
+                    mediaSelections: [String: MediaSelection] = [:], loop: ItemLoop? = nil) {
             self.url = url
             self.title = title
             self.kind = kind
-            self.preferences = preferences
-            self.selectedRenditions = selectedRenditions
-            self.loop = loop
             self.status = status
+            self.playhead = playhead
+            self.preferences = preferences
+            self.mediaSelections = mediaSelections
+            self.loop = loop
         }
 
         func validate() throws {
@@ -80,13 +90,13 @@ extension Store {
         public var preferredForwardBufferDuration: MediaTime
         /// The highest bit rate to pick, in bits per second; zero for no limit.
         public var preferredPeakBitRate: Double
-        /// Where playback ends going forward; invalid for the item's end.
-        public var forwardPlaybackEndTime: MediaTime
-        /// Where playback ends going backward; invalid for the item's start.
-        public var reversePlaybackEndTime: MediaTime
+        /// Where playback ends going forward; nil for the item's end.
+        public var forwardPlaybackEndTime: MediaTime?
+        /// Where playback ends going backward; nil for the item's start.
+        public var reversePlaybackEndTime: MediaTime?
 
         public init(preferredForwardBufferDuration: MediaTime = .zero, preferredPeakBitRate: Double = 0,
-                    forwardPlaybackEndTime: MediaTime = .invalid, reversePlaybackEndTime: MediaTime = .invalid) {
+                    forwardPlaybackEndTime: MediaTime? = nil, reversePlaybackEndTime: MediaTime? = nil) {
             self.preferredForwardBufferDuration = preferredForwardBufferDuration
             self.preferredPeakBitRate = preferredPeakBitRate
             self.forwardPlaybackEndTime = forwardPlaybackEndTime
@@ -99,8 +109,7 @@ extension Store {
             let defaults = ItemPreferences()
             return preferredPeakBitRate.bitPattern == defaults.preferredPeakBitRate.bitPattern
                 && preferredForwardBufferDuration.isStored(like: defaults.preferredForwardBufferDuration)
-                && forwardPlaybackEndTime.isStored(like: defaults.forwardPlaybackEndTime)
-                && reversePlaybackEndTime.isStored(like: defaults.reversePlaybackEndTime)
+                && forwardPlaybackEndTime == nil && reversePlaybackEndTime == nil
         }
 
         func validate() throws {
@@ -111,18 +120,29 @@ extension Store {
         }
     }
 
+    /// A choice in a media-selection group.
+    public enum MediaSelection: Hashable, Sendable {
+        /// No rendition of the group plays (subtitles off).
+        case off
+        /// The rendition with this name.
+        case option(String)
+    }
+
     /// AVPlayerItem's status, as last known.
     public enum ItemStatus: Hashable, Sendable {
         case unknown, loading, readyToPlay
         case failed(ItemFailure)
     }
 
-    /// Why an item failed: a code that programs branch on, and a message for people.
+    /// Why an item failed: where the code comes from (`http`, `curl`, `avformat`, …), the
+    /// code, and a message for people.
     public struct ItemFailure: Hashable, Sendable {
-        public var code: String
+        public var domain: String
+        public var code: Int
         public var message: String
 
-        public init(code: String, message: String) {
+        public init(domain: String, code: Int, message: String) {
+            self.domain = domain
             self.code = code
             self.message = message
         }
@@ -180,7 +200,7 @@ extension Store {
     }
 
     private static let rowsPerInsert = 64
-    private static let insertParameterCount = 23
+    private static let insertParameterCount = Int(3 + itemAttributeCount)
     private static let insertOneSQL = insertSQL(rows: 1)
     private static let insertManySQL = insertSQL(rows: rowsPerInsert)
 
@@ -208,9 +228,9 @@ extension Store {
         }
         guard let first = items.first else { return }
         try database.transaction(.immediate) {
-            let queue = try listedQueue(of: first)
+            let queue = try location(of: first).queue
             for item in items.dropFirst() {
-                guard try listedQueue(of: item) == queue else {
+                guard try location(of: item).queue == queue else {
                     throw StoreError(.itemsInDifferentQueues, "\(first) and \(item) are in different queues")
                 }
             }
@@ -232,8 +252,8 @@ extension Store {
         try moveItems([item], to: position)
     }
 
-    /// Deletes `items`, from a list or a history. A deleted current item leaves its queue
-    /// with no current item.
+    /// Deletes `items` from their lists. Their history copies stay; a deleted current item
+    /// leaves its queue with no current item.
     public func removeItems(_ items: [ItemID]) throws {
         try database.transaction(.immediate) {
             let delete = try database.cachedStatement("DELETE FROM items WHERE id = ?1")
@@ -259,25 +279,75 @@ extension Store {
         }
     }
 
-    /// Writes every attribute of `item` but its URL, which never changes.
+    /// Writes every attribute of `item` but its URL, which never changes. When the item has
+    /// failed, its history copies are marked failed too, as the queue player marks them, so
+    /// that none of them brings it back to play.
     public func updateItem(_ item: Item) throws {
         try item.attributes.validate()
         try database.transaction(.immediate) {
             let update = try database.cachedStatement("""
                 UPDATE items SET (\(Self.itemAttributeColumns)) =
-                    (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+                    (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
                 WHERE id = ?1
                 """)
             try update.bind(item.id.rawValue)
             try bindAttributes(item.attributes, to: update, from: 2)
             try update.execute()
             guard database.changes == 1 else { throw Self.itemNotFound(item.id) }
+            guard case .failed(let failure) = item.status else { return }
+            let copies = try database.cachedStatement("""
+                UPDATE history SET status = 'failed', error_domain = ?2, error_code = ?3, error_message = ?4
+                WHERE item_id = ?1
+                """)
+            try copies.bind(item.id.rawValue, failure.domain, failure.code, failure.message)
+            try copies.execute()
+        }
+    }
+
+    /// Saves where an item of a list resumes, writing its row only: on pause, seek and
+    /// advance, and every few seconds while it plays.
+    public func savePlayhead(_ playhead: MediaTime, of item: ItemID) throws {
+        let stored = playhead.isStored(like: .zero) ? nil : playhead
+        try database.transaction(.immediate) {
+            let update = try database.cachedStatement(
+                "UPDATE items SET playhead_value = ?2, playhead_timescale = ?3 WHERE id = ?1")
+            try update.bind(item.rawValue, stored?.storedValue, stored?.storedTimescale)
+            try update.execute()
+            guard database.changes == 1 else { throw Self.itemNotFound(item) }
+        }
+    }
+
+    /// Puts an item that left the list back into its queue's list at `position`, under its
+    /// own id: one brought back from the history by `previous()`, or enqueued again by a
+    /// queue that repeats. Writes its row only.
+    public func reinsertItem(_ item: Item, at position: Position) throws {
+        try item.attributes.validate()
+        try database.transaction(.immediate) {
+            try requireQueue(item.queueID)
+            let assigned = try database.cachedStatement("SELECT seq FROM sqlite_sequence WHERE name = 'items'")
+            guard item.id.rawValue > 0, item.id.rawValue <= (try assigned.firstRow { $0.int64(0) } ?? 0) else {
+                throw StoreError(.invalidValue, "\(item.id) was never assigned by this store")
+            }
+            let existing = try database.cachedStatement("SELECT 1 FROM items WHERE id = ?1")
+            try existing.bind(item.id.rawValue)
+            guard try existing.firstRow({ _ in true }) == nil else {
+                throw StoreError(.itemAlreadyInList, "\(item.id) is already in a queue's list")
+            }
+            let gap = try gap(at: position, in: item.queueID, moving: [])
+            guard let rank = Rank.between(gap.lower, gap.upper) else { throw Self.unorderedRanks(gap, in: item.queueID) }
+            let insert = try database.cachedStatement("""
+                INSERT INTO items (id, queue_id, rank, url, \(Self.itemAttributeColumns))
+                VALUES (?1, ?2, ?3, ?4, \(Array(repeating: "?", count: Int(Self.itemAttributeCount)).joined(separator: ", ")))
+                """)
+            try insert.bind(item.id.rawValue, item.queueID.rawValue, rank, item.url)
+            try bindAttributes(item.attributes, to: insert, from: 5)
+            try insert.execute()
         }
     }
 
     // MARK: - Reading items
 
-    /// The item `id`, in a list or a history.
+    /// The item `id` of a list.
     public func item(_ id: ItemID) throws -> Item {
         let select = try database.cachedStatement("SELECT \(Self.itemColumns) FROM items WHERE id = ?1")
         try select.bind(id.rawValue)
@@ -290,7 +360,7 @@ extension Store {
         try database.transaction(.deferred) {
             try requireQueue(queue)
             let select = try database.cachedStatement("""
-                SELECT \(Self.itemColumns) FROM items WHERE queue_id = ?1 AND rank IS NOT NULL ORDER BY rank
+                SELECT \(Self.itemColumns) FROM items WHERE queue_id = ?1 ORDER BY rank
                 """)
             try select.bind(queue.rawValue)
             var items: [Item] = []
@@ -328,7 +398,7 @@ extension Store {
             guard location.queue == queue else {
                 throw StoreError(.itemsInDifferentQueues, "\(anchor) is not in \(queue)")
             }
-            guard let anchorRank = location.rank else { throw Self.itemNotInList(anchor) }
+            let anchorRank = location.rank
             if case .after = position {
                 let (item, rank) = try neighbour(of: anchorRank, in: queue, after: true)
                 return Gap(lower: anchorRank, lowerItem: anchor, upper: rank, upperItem: item)
@@ -342,9 +412,8 @@ extension Store {
     /// when `rank` is nil; nil at the end of the list.
     private func neighbour(of rank: Rank?, in queue: QueueID, after: Bool) throws -> (ItemID?, Rank?) {
         let sql = switch (rank == nil, after) {
-        case (true, true): "SELECT id, rank FROM items WHERE queue_id = ?1 AND rank IS NOT NULL ORDER BY rank LIMIT 1"
-        case (true, false):
-            "SELECT id, rank FROM items WHERE queue_id = ?1 AND rank IS NOT NULL ORDER BY rank DESC LIMIT 1"
+        case (true, true): "SELECT id, rank FROM items WHERE queue_id = ?1 ORDER BY rank LIMIT 1"
+        case (true, false): "SELECT id, rank FROM items WHERE queue_id = ?1 ORDER BY rank DESC LIMIT 1"
         case (false, true): "SELECT id, rank FROM items WHERE queue_id = ?1 AND rank > ?2 ORDER BY rank LIMIT 1"
         case (false, false): "SELECT id, rank FROM items WHERE queue_id = ?1 AND rank < ?2 ORDER BY rank DESC LIMIT 1"
         }
@@ -362,29 +431,21 @@ extension Store {
         return (item, rank)
     }
 
-    /// Where an item is: its queue, and its rank when it is in the list.
+    /// Where an item of a list is: its queue and its rank.
     struct Location {
         var queue: QueueID
-        var rank: Rank?
+        var rank: Rank
     }
 
     func location(of item: ItemID) throws -> Location {
         let select = try database.cachedStatement("SELECT queue_id, rank FROM items WHERE id = ?1")
         try select.bind(item.rawValue)
-        guard let (queue, bytes) = try select.firstRow({ row in (row.int64(0), row.isNull(1) ? nil : row.blob(1)) })
+        guard let (queue, bytes) = try select.firstRow({ row in (row.int64(0), row.blob(1)) })
         else { throw Self.itemNotFound(item) }
-        guard let bytes else { return Location(queue: QueueID(rawValue: queue), rank: nil) }
         guard let rank = Rank(bytes: bytes) else {
             throw StoreError(.unreadableValue, "the order key of \(item) is not one this store writes")
         }
         return Location(queue: QueueID(rawValue: queue), rank: rank)
-    }
-
-    /// The queue whose list holds `item`; throws when the item is missing or in a history.
-    private func listedQueue(of item: ItemID) throws -> QueueID {
-        let location = try location(of: item)
-        guard location.rank != nil else { throw Self.itemNotInList(item) }
-        return location.queue
     }
 
     func requireQueue(_ queue: QueueID) throws {
@@ -395,40 +456,46 @@ extension Store {
 
     // MARK: - Columns
 
-    /// The columns `updateItem` writes, bound by `bindAttributes` in this order.
+    /// The columns of an item after its URL, in `items` and `history` alike: `updateItem`
+    /// writes them, and `bindAttributes` binds them, in this order.
     static let itemAttributeColumns = """
-        title, kind, status, error_code, error_message, selected_renditions, has_preferences,
-        preferred_forward_buffer_duration_value, preferred_forward_buffer_duration_timescale, preferred_peak_bit_rate,
-        forward_playback_end_time_value, forward_playback_end_time_timescale, reverse_playback_end_time_value,
-        reverse_playback_end_time_timescale, has_loop, loop_count, loop_start_value, loop_start_timescale,
-        loop_end_value, loop_end_timescale
+        title, kind, status, error_domain, error_code, error_message, media_selections, playhead_value,
+        playhead_timescale, has_preferences, preferred_forward_buffer_duration_value,
+        preferred_forward_buffer_duration_timescale, preferred_peak_bit_rate, forward_playback_end_time_value,
+        forward_playback_end_time_timescale, reverse_playback_end_time_value, reverse_playback_end_time_timescale,
+        has_loop, loop_plays, loop_start_value, loop_start_timescale, loop_end_value, loop_end_timescale
         """
+    static let itemAttributeCount: Int32 = 23
 
-    /// The columns `decodeItem` reads.
+    /// The columns `decodeItem` reads from `items`.
     static let itemColumns = "id, queue_id, url, \(itemAttributeColumns)"
 
-    private func bindAttributes(_ item: ItemAttributes, to statement: Statement, from index: Int32) throws {
+    func bindAttributes(_ item: ItemAttributes, to statement: Statement, from index: Int32) throws {
         let (status, failure): (String, ItemFailure?) = switch item.status {
         case .unknown: ("unknown", nil)
         case .loading: ("loading", nil)
         case .readyToPlay: ("readyToPlay", nil)
         case .failed(let failure): ("failed", failure)
         }
+        let playhead = item.playhead.isStored(like: .zero) ? nil : item.playhead
         let preferences = item.preferences.isDefault ? nil : item.preferences
         let range = item.loop?.timeRange
         try statement.bind(
-            item.title, item.kind.rawValue, status, failure?.code, failure?.message,
-            try Self.encodeRenditions(item.selectedRenditions), preferences != nil,
+            item.title, item.kind.rawValue, status, failure?.domain, failure?.code, failure?.message,
+            try Self.encodeSelections(item.mediaSelections), playhead?.storedValue, playhead?.storedTimescale,
+            preferences != nil,
             preferences?.preferredForwardBufferDuration.storedValue,
             preferences?.preferredForwardBufferDuration.storedTimescale,
             preferences?.preferredPeakBitRate,
-            preferences?.forwardPlaybackEndTime.storedValue, preferences?.forwardPlaybackEndTime.storedTimescale,
-            preferences?.reversePlaybackEndTime.storedValue, preferences?.reversePlaybackEndTime.storedTimescale,
-            item.loop != nil, item.loop?.count.storedCount,
+            preferences?.forwardPlaybackEndTime?.storedValue, preferences?.forwardPlaybackEndTime?.storedTimescale,
+            preferences?.reversePlaybackEndTime?.storedValue, preferences?.reversePlaybackEndTime?.storedTimescale,
+            item.loop != nil, item.loop?.plays,
             range?.start.storedValue, range?.start.storedTimescale, range?.end.storedValue, range?.end.storedTimescale,
             from: index)
     }
 
+    /// Decodes an item whose id, queue id, URL and attributes are the row's first columns, in
+    /// the order of ``itemColumns``.
     static func decodeItem(_ row: Row) throws -> Item {
         let id = ItemID(rawValue: row.int64(0))
         guard let kind = ItemKind(rawValue: row.text(4)) else { throw unreadable("kind", row.text(4), of: id) }
@@ -437,45 +504,50 @@ extension Store {
         case "unknown": status = .unknown
         case "loading": status = .loading
         case "readyToPlay": status = .readyToPlay
-        case "failed": status = .failed(ItemFailure(code: row.text(6), message: row.text(7)))
+        case "failed":
+            status = .failed(ItemFailure(domain: row.text(6), code: Int(row.int64(7)), message: row.text(8)))
         case let other: throw unreadable("status", other, of: id)
         }
-        let preferences = row.int64(9) == 0 ? ItemPreferences() : ItemPreferences(
-            preferredForwardBufferDuration: try row.mediaTime(10, "forward buffer duration of \(id)"),
-            preferredPeakBitRate: row.double(12),
-            forwardPlaybackEndTime: try row.mediaTime(13, "forward playback end time of \(id)"),
-            reversePlaybackEndTime: try row.mediaTime(15, "reverse playback end time of \(id)"))
-        let loop = row.int64(17) == 0 ? nil : ItemLoop(count: LoopCount(storedCount: row.optionalInt64(18)),
-                                                       timeRange: try row.optionalTimeRange(19, "loop range of \(id)"))
-        let attributes = ItemAttributes(url: row.text(2), title: row.optionalText(3), kind: kind,
-                                        preferences: preferences,
-                                        selectedRenditions: try decodeRenditions(row.optionalText(8), of: id),
-                                        loop: loop, status: status)
+        let playhead = try row.optionalMediaTime(10, "playhead of \(id)") ?? .zero
+        let preferences = row.int64(12) == 0 ? ItemPreferences() : ItemPreferences(
+            preferredForwardBufferDuration: try row.mediaTime(13, "forward buffer duration of \(id)"),
+            preferredPeakBitRate: row.double(15),
+            forwardPlaybackEndTime: try row.optionalMediaTime(16, "forward playback end time of \(id)"),
+            reversePlaybackEndTime: try row.optionalMediaTime(18, "reverse playback end time of \(id)"))
+        let loop = row.int64(20) == 0 ? nil : ItemLoop(plays: row.optionalInt64(21).map { Int($0) },
+                                                       timeRange: try row.optionalTimeRange(22, "loop range of \(id)"))
+        let attributes = ItemAttributes(url: row.text(2), title: row.optionalText(3), kind: kind, status: status,
+                                        playhead: playhead, preferences: preferences,
+                                        mediaSelections: try decodeSelections(row.optionalText(9), of: id),
+                                        loop: loop)
         return Item(id: id, queueID: QueueID(rawValue: row.int64(1)), attributes: attributes)
     }
 
-    /// The renditions as a JSON object with sorted keys, or NULL when none is chosen.
-    private static func encodeRenditions(_ renditions: [String: String]) throws -> String? {
-        guard !renditions.isEmpty else { return nil }
+    /// The selections as a JSON object with sorted keys, a name for an option and null for
+    /// off; NULL when every group is automatic.
+    private static func encodeSelections(_ selections: [String: MediaSelection]) throws -> String? {
+        guard !selections.isEmpty else { return nil }
+        let names: [String: String?] = selections.mapValues { selection in
+            switch selection {
+            case .off: nil
+            case .option(let name): name
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(renditions), as: UTF8.self)
+        return String(decoding: try encoder.encode(names), as: UTF8.self)
     }
 
-    private static func decodeRenditions(_ text: String?, of item: ItemID) throws -> [String: String] {
+    private static func decodeSelections(_ text: String?, of item: ItemID) throws -> [String: MediaSelection] {
         guard let text else { return [:] }
-        guard let renditions = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
-            throw unreadable("selected renditions", text, of: item)
+        guard let names = try? JSONDecoder().decode([String: String?].self, from: Data(text.utf8)) else {
+            throw unreadable("media selections", text, of: item)
         }
-        return renditions
+        return names.mapValues { name in name.map(MediaSelection.option) ?? .off }
     }
 
     static func itemNotFound(_ item: ItemID) -> StoreError {
         StoreError(.itemNotFound, "there is no \(item)")
-    }
-
-    static func itemNotInList(_ item: ItemID) -> StoreError {
-        StoreError(.itemNotInList, "\(item) is in its queue's history, not in its list")
     }
 
     static func unorderedRanks(_ gap: Gap, in queue: QueueID) -> StoreError {

@@ -27,7 +27,7 @@ extension Store {
                 "INSERT INTO events (sequence, queue_id, type, payload) VALUES (?1, ?2, ?3, ?4)")
             for event in events {
                 guard event.sequence > last else {
-                    throw StoreError(.eventOutOfOrder, "the event \(event.sequence) does not come after \(last)")
+                    throw StoreError(.outOfOrder, "the event \(event.sequence) does not come after \(last)")
                 }
                 try insert.bind(event.sequence, event.queueID?.rawValue, event.type, event.payload)
                 try insert.execute()

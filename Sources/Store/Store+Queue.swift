@@ -18,7 +18,7 @@ extension Store {
         }
     }
 
-    /// A stored queue: its name and settings. Its items, history and playback position are
+    /// A stored queue: its name and settings. Its items, history and playback state are
     /// read with ``items(in:)``, ``history(of:)`` and ``playback(of:)``, or all at once with
     /// ``restoreQueue(_:)``.
     public struct Queue: Hashable, Sendable {
@@ -68,20 +68,22 @@ extension Store {
         case queue
     }
 
-    /// How one item repeats: how many times, and over which part of it.
+    /// How one item repeats, like AVPlayerLooper: how many times it plays in all, and which
+    /// part of it.
     public struct ItemLoop: Hashable, Sendable {
-        public var count: LoopCount
+        /// How many times the item plays in all, at least 1; nil plays it forever.
+        public var plays: Int?
         /// The part that repeats; nil for the whole item. Must be a valid range.
         public var timeRange: TimeRange?
 
-        public init(count: LoopCount, timeRange: TimeRange? = nil) {
-            self.count = count
+        public init(plays: Int? = nil, timeRange: TimeRange? = nil) {
+            self.plays = plays
             self.timeRange = timeRange
         }
 
         func validate() throws {
-            if case .finite(let count) = count, count < 0 {
-                throw StoreError(.invalidValue, "a loop count cannot be negative (\(count))")
+            if let plays, plays < 1 {
+                throw StoreError(.invalidValue, "a loop plays at least once, not \(plays) times")
             }
             if let timeRange, !timeRange.isValid {
                 throw StoreError(.invalidValue, "the loop range \(timeRange) is not a valid time range")
@@ -89,19 +91,14 @@ extension Store {
         }
     }
 
-    public enum LoopCount: Hashable, Sendable {
-        case finite(Int)
-        case infinite
-    }
-
     // MARK: - Reading and writing queues
 
-    /// Creates a queue, with an empty list and history and a paused playback position.
+    /// Creates a queue, with an empty list and history, paused.
     public func createQueue(name: String, settings: QueueSettings = QueueSettings()) throws -> Queue {
         try settings.validate()
         return try database.transaction(.immediate) {
             let insert = try database.cachedStatement("""
-                INSERT INTO queues (name, action_at_item_end, consume, loop_mode, loop_count,
+                INSERT INTO queues (name, action_at_item_end, consume, loop_mode, loop_plays,
                     loop_start_value, loop_start_timescale, loop_end_value, loop_end_timescale,
                     default_rate, automatically_waits_to_minimize_stalling)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
@@ -109,11 +106,8 @@ extension Store {
             try bindSettings(settings, to: insert, name: name)
             try insert.execute()
             let id = QueueID(rawValue: database.lastInsertedRowID)
-            let playback = try database.cachedStatement("""
-                INSERT INTO playback (queue_id, current_item_id, playhead_value, playhead_timescale, rate,
-                    completed_loops)
-                VALUES (?1, NULL, 0, 1, 0, 0)
-                """)
+            let playback = try database.cachedStatement(
+                "INSERT INTO playback (queue_id, current_item_id, rate) VALUES (?1, NULL, 0)")
             try playback.bind(id.rawValue)
             try playback.execute()
             return Queue(id: id, name: name, settings: settings)
@@ -149,7 +143,7 @@ extension Store {
         try settings.validate()
         try database.transaction(.immediate) {
             let update = try database.cachedStatement("""
-                UPDATE queues SET action_at_item_end = ?2, consume = ?3, loop_mode = ?4, loop_count = ?5,
+                UPDATE queues SET action_at_item_end = ?2, consume = ?3, loop_mode = ?4, loop_plays = ?5,
                     loop_start_value = ?6, loop_start_timescale = ?7, loop_end_value = ?8, loop_end_timescale = ?9,
                     default_rate = ?10, automatically_waits_to_minimize_stalling = ?11
                 WHERE id = ?1
@@ -161,7 +155,7 @@ extension Store {
         }
     }
 
-    /// Deletes the queue with its items, history and playback position. Its journal events
+    /// Deletes the queue with its items, history and playback state. Its journal events
     /// stay.
     public func deleteQueue(_ id: QueueID) throws {
         try database.transaction(.immediate) {
@@ -175,7 +169,7 @@ extension Store {
     // MARK: - Columns
 
     static let queueColumns = """
-        id, name, action_at_item_end, consume, loop_mode, loop_count, loop_start_value, loop_start_timescale,
+        id, name, action_at_item_end, consume, loop_mode, loop_plays, loop_start_value, loop_start_timescale,
         loop_end_value, loop_end_timescale, default_rate, automatically_waits_to_minimize_stalling
         """
 
@@ -188,7 +182,7 @@ extension Store {
         }
         let range = loop?.timeRange
         if let name { try statement.bind(name) }
-        try statement.bind(settings.actionAtItemEnd.rawValue, settings.consume, mode, loop?.count.storedCount,
+        try statement.bind(settings.actionAtItemEnd.rawValue, settings.consume, mode, loop?.plays,
                            range?.start.storedValue, range?.start.storedTimescale,
                            range?.end.storedValue, range?.end.storedTimescale,
                            settings.defaultRate, settings.automaticallyWaitsToMinimizeStalling,
@@ -201,7 +195,7 @@ extension Store {
         switch row.text(4) {
         case "off": loopMode = .off
         case "queue": loopMode = .queue
-        case "item": loopMode = .item(ItemLoop(count: LoopCount(storedCount: row.optionalInt64(5)),
+        case "item": loopMode = .item(ItemLoop(plays: row.optionalInt64(5).map { Int($0) },
                                                timeRange: try row.optionalTimeRange(6, "loop range")))
         case let other: throw unreadable("loop mode", other, of: id)
         }
@@ -220,19 +214,5 @@ extension Store {
 
     static func unreadable(_ what: String, _ value: String, of owner: some CustomStringConvertible) -> StoreError {
         StoreError(.unreadableValue, "the stored \(what) of \(owner), \"\(value)\", is not one this store writes")
-    }
-}
-
-extension Store.LoopCount {
-    /// The `loop_count` column: the count, or NULL for infinite.
-    var storedCount: Int64? {
-        switch self {
-        case .finite(let count): Int64(count)
-        case .infinite: nil
-        }
-    }
-
-    init(storedCount: Int64?) {
-        self = storedCount.map { .finite(Int($0)) } ?? .infinite
     }
 }

@@ -30,13 +30,15 @@ public final class Store {
         /// How long a statement waits for another connection's lock (a backup, a second
         /// process) before failing with `SQLITE_BUSY`.
         public var busyTimeout: Duration
-        /// How many items a queue's history keeps; older ones are deleted.
+        /// How many serials of a queue's history are kept at most; older entries are
+        /// deleted. A backstop: set it at least as high as the queue player's own limit,
+        /// whose removals the Engine persists.
         public var historyLimit: Int
         /// How many of the newest sequence numbers the event journal keeps.
         public var journalLimit: Int64
 
         public init(durability: Durability = .survivesProcessCrash, busyTimeout: Duration = .seconds(5),
-                    historyLimit: Int = 200, journalLimit: Int64 = 10_000) {
+                    historyLimit: Int = 1_000, journalLimit: Int64 = 10_000) {
             self.durability = durability
             self.busyTimeout = busyTimeout
             self.historyLimit = historyLimit

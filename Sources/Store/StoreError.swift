@@ -10,8 +10,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case notADatabase, corrupt, foreignDatabase, newerSchema, unsupportedFileSystem
-            case queueNotFound, itemNotFound, itemNotInList, itemNotInHistory, itemsInDifferentQueues
-            case invalidPosition, invalidValue, eventOutOfOrder, unreadableValue
+            case queueNotFound, itemNotFound, itemAlreadyInList, itemsInDifferentQueues
+            case invalidPosition, invalidValue, outOfOrder, unreadableValue
             case fileNotFound, destinationExists
         }
 
@@ -33,10 +33,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsupportedFileSystem = Code(.unsupportedFileSystem)
         public static let queueNotFound = Code(.queueNotFound)
         public static let itemNotFound = Code(.itemNotFound)
-        /// The item exists but is in the history, not in the queue's list.
-        public static let itemNotInList = Code(.itemNotInList)
-        /// The item exists but is in the queue's list, not in its history.
-        public static let itemNotInHistory = Code(.itemNotInHistory)
+        /// The item to put back into a list is in one already.
+        public static let itemAlreadyInList = Code(.itemAlreadyInList)
         public static let itemsInDifferentQueues = Code(.itemsInDifferentQueues)
         /// A position is relative to an item that is itself being moved, or names an item
         /// twice.
@@ -44,8 +42,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A value cannot be stored as it is: a rate that is not finite, a negative count, an
         /// invalid time range, a payload that is not JSON.
         public static let invalidValue = Code(.invalidValue)
-        /// A journal event's sequence number is not above the last one.
-        public static let eventOutOfOrder = Code(.eventOutOfOrder)
+        /// A journal event's sequence number, or a history entry's serial, is not above the
+        /// last one.
+        public static let outOfOrder = Code(.outOfOrder)
         /// A stored value is not one this store writes (an order key, a time, a status): the
         /// file was changed by something else.
         public static let unreadableValue = Code(.unreadableValue)

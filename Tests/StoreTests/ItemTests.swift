@@ -29,7 +29,7 @@ import Testing
         let batch = (0..<count).map { index in
             var attributes = StoreFixture.attributes("new \(index)")
             attributes.kind = index % 2 == 0 ? .hls : .mediaFile
-            attributes.selectedRenditions = index % 3 == 0 ? ["audible": "track \(index)"] : [:]
+            attributes.mediaSelections = index % 3 == 0 ? ["audible": .option("track \(index)")] : [:]
             return attributes
         }
         let inserted = try store.insertItems(batch, into: queue.id, at: .after(existing[0].id))
@@ -51,18 +51,22 @@ import Testing
         Store.ItemAttributes(url: "https://media.example/a.m3u8"),
         Store.ItemAttributes(
             url: "file:///media/Café \u{0} ünïcode/日本.mp4", title: "Ti\u{0}tle — 🎬", kind: .mediaFile,
+            status: .failed(Store.ItemFailure(domain: "http", code: 404, message: "GET segment.ts: 404 Not Found")),
+            playhead: MediaTime(value: 1001, timescale: 30000),
             preferences: Store.ItemPreferences(
                 preferredForwardBufferDuration: MediaTime(value: 1001, timescale: 30000),
                 preferredPeakBitRate: 2_500_000.5,
                 forwardPlaybackEndTime: MediaTime(value: -7, timescale: 3),
                 reversePlaybackEndTime: .indefinite),
-            selectedRenditions: ["audible": "Français", "legible": "English \"CC\""],
-            loop: Store.ItemLoop(count: .finite(4), timeRange: TimeRange(start: MediaTime(seconds: 2),
-                                                                         end: MediaTime(value: 19, timescale: 2))),
-            status: .failed(Store.ItemFailure(code: "http404", message: "GET segment.ts: 404 Not Found"))),
-        Store.ItemAttributes(url: "", title: "", kind: .hls, loop: Store.ItemLoop(count: .infinite),
-                             status: .readyToPlay),
-        Store.ItemAttributes(url: "https://media.example/live.m3u8", status: .loading),
+            mediaSelections: ["audible": .option("Français"), "legible": .option("English \"CC\"")],
+            loop: Store.ItemLoop(plays: 4, timeRange: TimeRange(start: MediaTime(seconds: 2),
+                                                                end: MediaTime(value: 19, timescale: 2)))),
+        Store.ItemAttributes(url: "", title: "", kind: .hls, status: .readyToPlay, playhead: .indefinite,
+                             mediaSelections: ["legible": .off], loop: Store.ItemLoop()),
+        Store.ItemAttributes(url: "https://media.example/live.m3u8", status: .loading, playhead: .invalid,
+                             preferences: Store.ItemPreferences(forwardPlaybackEndTime: .invalid)),
+        Store.ItemAttributes(url: "https://media.example/b.m3u8",
+                             preferences: Store.ItemPreferences(reversePlaybackEndTime: MediaTime(seconds: 1))),
     ]
 
     @Test(arguments: attributes)
@@ -93,11 +97,12 @@ import Testing
         var item = items[0]
         item.title = "renamed"
         item.kind = .hls
-        item.status = .failed(Store.ItemFailure(code: "timeout", message: "no answer in 10 s"))
+        item.status = .failed(Store.ItemFailure(domain: "curl", code: 28, message: "no answer in 10 s"))
         item.preferences.preferredPeakBitRate = 800_000
         item.preferences.forwardPlaybackEndTime = MediaTime(seconds: 30)
-        item.selectedRenditions = ["audible": "en"]
-        item.loop = Store.ItemLoop(count: .finite(2))
+        item.mediaSelections = ["audible": .option("en"), "legible": .off]
+        item.loop = Store.ItemLoop(plays: 2)
+        item.playhead = MediaTime(value: 90_090, timescale: 90_000)
         try store.updateItem(item)
         #expect(try store.item(item.id) == item)
 
@@ -171,26 +176,60 @@ import Testing
         let (queue, items) = try fixture.queue(["a", "b", "c", "d"])
         try store.removeItems([items[1].id, items[3].id])
         #expect(try fixture.titles(queue.id) == ["a", "c"])
-        try store.moveItemToHistory(items[0].id)
+        try store.appendHistoryEntry(Store.HistoryEntry(serial: 1, item: items[0]))
         try store.removeAllItems(in: queue.id)
         #expect(try store.items(in: queue.id).isEmpty)
-        #expect(try store.history(of: queue.id).map(\.id) == [items[0].id])
+        #expect(try store.history(of: queue.id).map(\.item) == [items[0]])
         let error = try #require(throws: StoreError.self) { try store.removeItem(items[1].id) }
         #expect(error.code == .itemNotFound)
         #expect(error.message == "there is no \(items[1].id)")
     }
 
+    /// An item that left the list comes back under its own id, with its attributes, wherever
+    /// it is put; an id still in a list, or never assigned, is refused.
+    @Test func reinsertingKeepsTheID() throws {
+        let (queue, items) = try fixture.queue(["a", "b", "c"])
+        var gone = items[1]
+        gone.playhead = MediaTime(value: 12, timescale: 1)
+        try store.removeItem(gone.id)
+        let written = try fixture.rowsWritten { try store.reinsertItem(gone, at: .first) }
+        #expect(written == 1)
+        #expect(try store.items(in: queue.id).map(\.id) == [gone.id, items[0].id, items[2].id])
+        #expect(try store.item(gone.id) == gone)
+
+        let twice = try #require(throws: StoreError.self) { try store.reinsertItem(gone, at: .last) }
+        #expect(twice.code == .itemAlreadyInList)
+        let invented = Store.Item(id: Store.ItemID(rawValue: 999), queueID: queue.id, attributes: gone.attributes)
+        let never = try #require(throws: StoreError.self) { try store.reinsertItem(invented, at: .last) }
+        #expect(never.code == .invalidValue)
+        // New items still get new ids.
+        #expect(try store.insertItem(StoreFixture.attributes("d"), into: queue.id).id > items[2].id)
+    }
+
+    @Test func savingAPlayheadWritesOneRowExactly() throws {
+        let (_, items) = try fixture.queue(["a", "b"])
+        for playhead in [MediaTime(value: 1001, timescale: 30000), .zero, MediaTime(value: 0, timescale: 90_000),
+                         .indefinite, .invalid, MediaTime(value: -3, timescale: 7)] {
+            #expect(try fixture.rowsWritten { try store.savePlayhead(playhead, of: items[1].id) } == 1)
+            let restored = try Store(path: fixture.path).item(items[1].id).playhead
+            #expect(restored.value == playhead.value && restored.timescale == playhead.timescale)
+            #expect(restored.isIndefinite == playhead.isIndefinite && restored.isValid == playhead.isValid)
+        }
+        #expect(try store.item(items[0].id).playhead == .zero)
+        let error = try #require(throws: StoreError.self) {
+            try store.savePlayhead(.zero, of: Store.ItemID(rawValue: 99))
+        }
+        #expect(error.code == .itemNotFound)
+    }
+
     @Test func refusedPositions() throws {
         let (queue, items) = try fixture.queue(["a", "b", "c"])
         let (other, otherItems) = try fixture.queue(["x"], name: "other")
-        try store.moveItemToHistory(items[2].id)
         let missing = Store.ItemID(rawValue: 999)
         let cases: [(StoreError.Code, () throws -> Void)] = [
             (.itemNotFound, { try store.moveItem(missing, to: .first) }),
             (.itemNotFound, { try store.moveItem(items[0].id, to: .after(missing)) }),
             (.itemNotFound, { try store.insertItem(StoreFixture.attributes("n"), into: queue.id, at: .before(missing)) }),
-            (.itemNotInList, { try store.moveItem(items[2].id, to: .first) }),
-            (.itemNotInList, { try store.moveItem(items[0].id, to: .after(items[2].id)) }),
             (.itemsInDifferentQueues, { try store.moveItem(items[0].id, to: .after(otherItems[0].id)) }),
             (.itemsInDifferentQueues, { try store.moveItems([items[0].id, otherItems[0].id], to: .last) }),
             (.itemsInDifferentQueues, {
@@ -206,6 +245,6 @@ import Testing
             #expect(error.code == code, "\(error)")
         }
         #expect(store.database.totalChanges == before)
-        #expect(try fixture.titles(queue.id) == ["a", "b"])
+        #expect(try fixture.titles(queue.id) == ["a", "b", "c"])
     }
 }

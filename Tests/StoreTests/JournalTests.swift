@@ -43,7 +43,7 @@ import Testing
     @Test func refusesEventsOutOfOrder() throws {
         try store.appendEvent(event(10))
         let error = try #require(throws: StoreError.self) { try store.appendEvents([event(11), event(11)]) }
-        #expect(error.code == .eventOutOfOrder)
+        #expect(error.code == .outOfOrder)
         #expect(try store.events(after: 0).map(\.sequence) == [10])
     }
 

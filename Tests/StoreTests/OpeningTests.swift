@@ -28,7 +28,7 @@ import Testing
 
     @Test func migratesAnEmptyFile() throws {
         let store = try Store(path: path)
-        #expect(try tables(of: store) == ["schema_migrations", "queues", "items", "playback", "events"])
+        #expect(try tables(of: store) == ["schema_migrations", "queues", "items", "history", "playback", "events"])
         #expect(try store.database.texts("SELECT id FROM schema_migrations") == Schema.migrations.map(\.id))
         #expect(try store.database.integer("PRAGMA application_id") == Schema.applicationID)
         #expect(try store.database.text("PRAGMA journal_mode") == "wal")

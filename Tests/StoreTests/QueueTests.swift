@@ -14,10 +14,10 @@ import Testing
         Store.QueueSettings(),
         Store.QueueSettings(actionAtItemEnd: .pause, consume: false, loopMode: .queue, defaultRate: 1.5,
                             automaticallyWaitsToMinimizeStalling: false),
-        Store.QueueSettings(actionAtItemEnd: .none, loopMode: .item(Store.ItemLoop(count: .infinite))),
-        Store.QueueSettings(loopMode: .item(Store.ItemLoop(count: .finite(3), timeRange: TimeRange(
+        Store.QueueSettings(actionAtItemEnd: .none, loopMode: .item(Store.ItemLoop())),
+        Store.QueueSettings(loopMode: .item(Store.ItemLoop(plays: 3, timeRange: TimeRange(
             start: MediaTime(value: 1001, timescale: 30000), end: MediaTime(value: 90, timescale: 1))))),
-        Store.QueueSettings(loopMode: .item(Store.ItemLoop(count: .finite(0), timeRange: TimeRange(
+        Store.QueueSettings(loopMode: .item(Store.ItemLoop(plays: 1, timeRange: TimeRange(
             start: .zero, end: .indefinite))), defaultRate: -0.5),
     ]
 
@@ -58,9 +58,10 @@ import Testing
 
     @Test func deletingAQueueDeletesItsItems() throws {
         let (queue, items) = try fixture.queue(["a", "b", "c"])
-        try store.moveItemToHistory(items[0].id)
+        try store.appendHistoryEntry(Store.HistoryEntry(serial: 1, item: items[0]))
         try store.deleteQueue(queue.id)
         #expect(try store.database.integer("SELECT count(*) FROM items") == 0)
+        #expect(try store.database.integer("SELECT count(*) FROM history") == 0)
         #expect(try store.database.integer("SELECT count(*) FROM playback") == 0)
         #expect(throws: StoreError.self) { try store.item(items[1].id) }
     }
@@ -89,10 +90,10 @@ import Testing
     @Test(arguments: [
         Store.QueueSettings(defaultRate: .nan),
         Store.QueueSettings(defaultRate: .infinity),
-        Store.QueueSettings(loopMode: .item(Store.ItemLoop(count: .finite(-1)))),
-        Store.QueueSettings(loopMode: .item(Store.ItemLoop(count: .infinite, timeRange: TimeRange(
+        Store.QueueSettings(loopMode: .item(Store.ItemLoop(plays: 0))),
+        Store.QueueSettings(loopMode: .item(Store.ItemLoop(timeRange: TimeRange(
             start: MediaTime(seconds: 5), end: MediaTime(seconds: 2))))),
-        Store.QueueSettings(loopMode: .item(Store.ItemLoop(count: .infinite, timeRange: TimeRange(
+        Store.QueueSettings(loopMode: .item(Store.ItemLoop(timeRange: TimeRange(
             start: .invalid, end: MediaTime(seconds: 2))))),
     ])
     func invalidSettingsAreRefused(_ settings: Store.QueueSettings) throws {
