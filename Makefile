@@ -1,11 +1,15 @@
 # The two set-up commands are `make run` and `make test`; each installs what is missing.
 SWIFT ?= swift
-BENCHMARKS := MediaTimeBenchmark StoreBenchmark
+BENCHMARKS := MediaTimeBenchmark QueueCoreBenchmark HTTPServerBenchmark StoreBenchmark
 
-.PHONY: bootstrap build run test bench sample-media clean
+.PHONY: bootstrap bootstrap-bench build run test bench sample-media clean
 
 bootstrap:
 	@scripts/bootstrap
+
+# The benchmarks also need the reference tools (nginx, wrk); `make test` does not.
+bootstrap-bench:
+	@scripts/bootstrap --bench
 
 build: bootstrap
 	$(SWIFT) build
@@ -13,10 +17,12 @@ build: bootstrap
 run: build
 	"$$($(SWIFT) build --show-bin-path)/hlsq" --help
 
+# Suites run one after another: Swift's cooperative pool has one thread per core, and the
+# CPU-bound suites would otherwise starve the server and loader suites' tasks for seconds.
 test: bootstrap
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 
-bench: bootstrap
+bench: bootstrap-bench
 	@for benchmark in $(BENCHMARKS); do \
 		$(SWIFT) run -c release $$benchmark || exit 1; \
 	done

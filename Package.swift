@@ -39,19 +39,33 @@ let package = Package(
         ),
 
         .target(name: "MediaTime"),
+        .target(
+            name: "Loader",
+            dependencies: ["MediaTime", "CCurl", "CAVFormat", "CShims"]
+        ),
+        .target(name: "QueueCore", dependencies: ["MediaTime"]),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Loader",
+                "MediaTime",
                 "Store",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
+        // Runs the built `hlsq` executable as a process.
+        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport", "Store"]),
+        // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
+        .target(name: "OriginSupport", path: "Tests/OriginSupport"),
+        .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["hlsq", "Store"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -60,6 +74,17 @@ let package = Package(
             name: "MediaTimeBenchmark",
             dependencies: ["BenchmarkSupport", "MediaTime"],
             path: "Benchmarks/MediaTimeBenchmark"
+        ),
+        .executableTarget(
+            name: "QueueCoreBenchmark",
+            dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
+            path: "Benchmarks/QueueCoreBenchmark"
+        ),
+        .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
+        .executableTarget(
+            name: "HTTPServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
+            path: "Benchmarks/HTTPServerBenchmark"
         ),
         .executableTarget(
             name: "StoreBenchmark",

@@ -98,6 +98,12 @@ enum MHD_Result hlsq_mhd_set_connection_timeout(struct MHD_Connection *connectio
     return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
+struct MHD_OptionItem hlsq_mhd_option_uri_log_callback(hlsq_mhd_uri_log_callback callback,
+                                                       void *context) {
+    struct MHD_OptionItem item = {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callback, context};
+    return item;
+}
+
 int hlsq_averror(int posix_error) {
     return AVERROR(posix_error);
 }
@@ -110,6 +116,11 @@ const int hlsq_averror_demuxer_not_found = AVERROR_DEMUXER_NOT_FOUND;
 const int hlsq_averror_http_not_found = AVERROR_HTTP_NOT_FOUND;
 const int hlsq_averror_http_forbidden = AVERROR_HTTP_FORBIDDEN;
 const int hlsq_averror_http_server_error = AVERROR_HTTP_SERVER_ERROR;
+const int hlsq_averror_protocol_not_found = AVERROR_PROTOCOL_NOT_FOUND;
+const int hlsq_averror_stream_not_found = AVERROR_STREAM_NOT_FOUND;
+const int hlsq_averror_http_bad_request = AVERROR_HTTP_BAD_REQUEST;
+const int hlsq_averror_http_unauthorized = AVERROR_HTTP_UNAUTHORIZED;
+const int hlsq_averror_http_other_4xx = AVERROR_HTTP_OTHER_4XX;
 
 sqlite3_destructor_type hlsq_sqlite_transient(void) {
     return SQLITE_TRANSIENT;

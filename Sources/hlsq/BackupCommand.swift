@@ -11,7 +11,8 @@ struct BackupCommand: ParsableCommand {
             Uses SQLite's online backup API: the copy is one consistent snapshot, and the server \
             keeps writing meanwhile. The copy passes PRAGMA integrity_check before it appears at DEST.
 
-            Exit codes: 0 copied; 1 the backup failed; 2 the database is missing or DEST exists.
+            Exit codes: 0 copied; 1 the backup failed; 2 usage errors, a missing database, or an \
+            existing DEST.
             """
     )
 

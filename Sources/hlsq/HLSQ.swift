@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Loader
 
 /// The hlsq command line: a headless queue player for HLS and media playlists.
 @main
@@ -6,7 +8,24 @@ struct HLSQ: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hlsq",
         abstract: "A headless queue player for HLS and media playlists.",
-        version: "0.1.0",
-        subcommands: [BackupCommand.self]
+        version: HLSQVersion.current,
+        subcommands: [ProbeCommand.self, BackupCommand.self]
     )
+
+    /// Runs the command line like ArgumentParser's default, except that usage errors exit
+    /// with status 2 (ArgumentParser's default is 64), the status `probe` documents.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
+        }
+    }
 }

@@ -62,6 +62,15 @@ struct MHD_Response *hlsq_mhd_response_copying(size_t size, const void *buffer);
 enum MHD_Result hlsq_mhd_set_connection_timeout(struct MHD_Connection *connection,
                                                 unsigned int seconds);
 
+/// The signature of MHD_OPTION_URI_LOG_CALLBACK: its result becomes the request's context.
+typedef void *(*hlsq_mhd_uri_log_callback)(void *context, const char *uri,
+                                           struct MHD_Connection *connection);
+
+/// An option item for MHD_OPTION_URI_LOG_CALLBACK. (Options that take a function and its
+/// context pass the function as `intptr_t`, a cast Swift cannot write.)
+struct MHD_OptionItem hlsq_mhd_option_uri_log_callback(hlsq_mhd_uri_log_callback callback,
+                                                       void *context);
+
 // MARK: - libavformat and libavutil error codes (function-like macros)
 
 int hlsq_averror(int posix_error);
@@ -73,6 +82,11 @@ extern const int hlsq_averror_demuxer_not_found;
 extern const int hlsq_averror_http_not_found;
 extern const int hlsq_averror_http_forbidden;
 extern const int hlsq_averror_http_server_error;
+extern const int hlsq_averror_protocol_not_found;
+extern const int hlsq_averror_stream_not_found;
+extern const int hlsq_averror_http_bad_request;
+extern const int hlsq_averror_http_unauthorized;
+extern const int hlsq_averror_http_other_4xx;
 
 // MARK: - SQLite
 

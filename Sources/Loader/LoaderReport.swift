@@ -1,0 +1,201 @@
+import Foundation
+import MediaTime
+
+/// What a loader tells the Engine about one item, in the order things happen.
+///
+/// A loader's reports form a stream that ends with exactly one terminal report:
+/// ``failed(_:)``, ``loadingFinished`` or ``loadingStopped(_:)``. Before it:
+/// - ``mediaProbed(_:)`` at most once, before any loaded range: the item is ready to play,
+///   with its duration, tracks, metadata and chapters;
+/// - ``loadedTimeRanges(_:)`` whenever they grow; each report carries the whole current set,
+///   never a delta, so the Engine can replace what it holds;
+/// - ``accessLog(_:)`` with the current access-log entry's counters so far; an entry with
+///   the same ``AccessLogEntry/uri`` and ``AccessLogEntry/indicatedBitrate`` as the last one
+///   replaces it, a different one starts a new entry (as AVPlayerItemAccessLog does on a
+///   variant switch);
+/// - ``errorLog(_:)`` once per failed request or probe, retries included.
+///
+/// The Engine maps these to the queue core's item state; the loader knows nothing of it.
+public enum LoaderReport: Sendable, Hashable {
+    /// The media was probed: the item is ready to play.
+    case mediaProbed(MediaInfo)
+    /// The times that have really been downloaded.
+    case loadedTimeRanges(TimeRangeSet)
+    /// The current access-log entry.
+    case accessLog(AccessLogEntry)
+    /// A failed request or probe.
+    case errorLog(ErrorLogEntry)
+    /// The item cannot be played (its media could not be probed). Terminal.
+    case failed(LoadError)
+    /// Everything is loaded. Terminal.
+    case loadingFinished
+    /// Loading gave up after retries. What was loaded stays loaded; playback will stall at
+    /// its end. Terminal.
+    case loadingStopped(LoadError)
+
+    /// Whether no report follows this one.
+    public var isTerminal: Bool {
+        switch self {
+        case .failed, .loadingFinished, .loadingStopped: true
+        default: false
+        }
+    }
+}
+
+/// Counters of one access-log entry, with the fields of AVPlayerItemAccessLogEvent that a
+/// server can fill.
+///
+/// Network and cache are counted apart: ``numberOfBytesTransferred`` and
+/// ``transferDuration`` cover what went over the network only, so ``observedBitrate`` is
+/// the network's throughput; cache hits count as requests and in ``numberOfCacheHits`` and
+/// ``numberOfBytesFromCache``.
+public struct AccessLogEntry: Sendable, Hashable {
+    /// The URI of the media or playlist the entry is about.
+    public var uri: String
+    /// The last server address (`ip:port`) that answered.
+    public var serverAddress: String?
+    /// How often the server address changed within this entry.
+    public var numberOfServerAddressChanges = 0
+    /// Requests made, cache hits and failed requests included.
+    public var numberOfMediaRequests = 0
+    /// Body bytes received over the network.
+    public var numberOfBytesTransferred: Int64 = 0
+    /// Time spent transferring over the network, summed over requests.
+    public var transferDuration: Duration = .zero
+    /// The bit rate the content declares (the variant's BANDWIDTH, or a file's container
+    /// bit rate), in bits per second.
+    public var indicatedBitrate: Double?
+    /// Requests answered by the on-disk cache.
+    public var numberOfCacheHits = 0
+    public var numberOfBytesFromCache: Int64 = 0
+
+    public init(uri: String, indicatedBitrate: Double? = nil) {
+        self.uri = uri
+        self.indicatedBitrate = indicatedBitrate
+    }
+
+    /// Bits per second over the network: bytes transferred over transfer time; nil before
+    /// any time was spent.
+    public var observedBitrate: Double? {
+        transferDuration > .zero ? Double(numberOfBytesTransferred) * 8 / transferDuration.inSeconds : nil
+    }
+
+    /// Counts one finished request (successful or not) by its metrics.
+    public mutating func record(_ metrics: HTTPTransferMetrics) {
+        numberOfMediaRequests += 1
+        if metrics.isCacheHit {
+            numberOfCacheHits += 1
+            numberOfBytesFromCache += metrics.bodyBytes
+            return
+        }
+        numberOfBytesTransferred += metrics.bodyBytes
+        transferDuration += metrics.totalTime
+        if let address = metrics.serverAddress {
+            if let previous = serverAddress, previous != address { numberOfServerAddressChanges += 1 }
+            serverAddress = address
+        }
+    }
+}
+
+/// One error-log entry, with the fields of AVPlayerItemErrorLogEvent.
+///
+/// ``statusCode`` follows AVFoundation's convention: an HTTP status for HTTP errors, a
+/// negative number otherwise (minus libcurl's code for other transfer errors, libavformat's
+/// negative `AVERROR` for probe errors).
+public struct ErrorLogEntry: Sendable, Hashable {
+    /// When the error happened (wall clock).
+    public var date: Date
+    public var uri: String
+    public var serverAddress: String?
+    public var statusCode: Int
+    /// `hlsq.http` for transfers, `hlsq.probe` for libavformat.
+    public var domain: String
+    /// What happened, in a sentence.
+    public var comment: String
+
+    public init(date: Date, uri: String, serverAddress: String?, statusCode: Int, domain: String, comment: String) {
+        self.date = date
+        self.uri = uri
+        self.serverAddress = serverAddress
+        self.statusCode = statusCode
+        self.domain = domain
+        self.comment = comment
+    }
+
+    public static let httpDomain = "hlsq.http"
+    public static let probeDomain = "hlsq.probe"
+
+    /// The entry for a failed transfer.
+    public init(_ error: HTTPError, date: Date) {
+        let status = error.code == .httpStatus ? error.statusCode : nil
+        self.init(
+            date: date, uri: error.url, serverAddress: error.metrics?.serverAddress,
+            statusCode: status ?? -Int(error.curlCode ?? 1), domain: Self.httpDomain,
+            comment: "\(error.code): \(error.message)"
+        )
+    }
+
+    /// The entry for a failed probe.
+    public init(_ error: ProbeError, date: Date) {
+        self.init(
+            date: date, uri: error.location, serverAddress: nil,
+            statusCode: Int(error.averror ?? -1), domain: Self.probeDomain,
+            comment: "\(error.code): \(error.message)"
+        )
+    }
+}
+
+/// Why an item failed or stopped loading: the probe's or the transfer's error, in one type.
+public struct LoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Value: String, Sendable, Hashable {
+            case probeFailed = "probe failed"
+            case downloadFailed = "download failed"
+        }
+
+        fileprivate let value: Value
+
+        /// libavformat could not read the media; see ``LoadError/probeError``.
+        public static let probeFailed = Code(value: .probeFailed)
+        /// A transfer failed for good; see ``LoadError/httpError``.
+        public static let downloadFailed = Code(value: .downloadFailed)
+
+        public var description: String { value.rawValue }
+    }
+
+    public let code: Code
+    public let uri: String
+    public let message: String
+    /// The probe's error, for ``Code/probeFailed``.
+    public let probeError: ProbeError?
+    /// The transfer's error, for ``Code/downloadFailed``.
+    public let httpError: HTTPError?
+
+    public init(_ error: ProbeError) {
+        code = .probeFailed
+        uri = error.location
+        message = error.description
+        probeError = error
+        httpError = nil
+    }
+
+    public init(_ error: HTTPError) {
+        code = .downloadFailed
+        uri = error.url
+        message = error.description
+        probeError = nil
+        httpError = error
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: LoadError, rhs: LoadError) -> Bool {
+        lhs.code == rhs.code && lhs.uri == rhs.uri && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(uri)
+        hasher.combine(message)
+    }
+}
