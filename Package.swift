@@ -45,6 +45,7 @@ let package = Package(
         ),
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -52,17 +53,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Loader",
                 "MediaTime",
+                "Store",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
         // Runs the built `hlsq` executable as a process.
-        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport", "Store"]),
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
         .target(name: "OriginSupport", path: "Tests/OriginSupport"),
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -82,6 +85,11 @@ let package = Package(
             name: "HTTPServerBenchmark",
             dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
             path: "Benchmarks/HTTPServerBenchmark"
+        ),
+        .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
+            path: "Benchmarks/StoreBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]
