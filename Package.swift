@@ -45,7 +45,8 @@ let package = Package(
         ),
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
-        .target(name: "Engine", dependencies: ["QueueCore", "Loader", "MediaTime"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
+        .target(name: "Engine", dependencies: ["QueueCore", "Loader", "Store", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -53,18 +54,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "Loader",
                 "MediaTime",
+                "Store",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
         // Runs the built `hlsq` executable as a process.
-        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport", "Store"]),
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
         .target(name: "OriginSupport", path: "Tests/OriginSupport"),
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "QueueCore", "Loader", "MediaTime", "OriginSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
+        .testTarget(
+            name: "EngineTests", dependencies: ["Engine", "QueueCore", "Loader", "Store", "MediaTime", "OriginSupport"]
+        ),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -84,6 +89,11 @@ let package = Package(
             name: "HTTPServerBenchmark",
             dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
             path: "Benchmarks/HTTPServerBenchmark"
+        ),
+        .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
+            path: "Benchmarks/StoreBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -52,3 +52,12 @@ public func report(_ name: String, _ value: Double, _ unit: String, goal: String
     let suffix = goal.map { "   (goal: \($0))" } ?? ""
     print("\(padded)\(number) \(unit)\(suffix)")
 }
+
+/// The process's resident set size now, in bytes (Linux: `/proc/self/statm`), or nil when
+/// it cannot be read.
+public func currentResidentMemoryBytes() -> Int? {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}

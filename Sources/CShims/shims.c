@@ -125,3 +125,7 @@ const int hlsq_averror_http_other_4xx = AVERROR_HTTP_OTHER_4XX;
 sqlite3_destructor_type hlsq_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
+
+int hlsq_sqlite_db_config_int(sqlite3 *db, int option, int value, int *result) {
+    return sqlite3_db_config(db, option, value, result);
+}

@@ -9,7 +9,7 @@ struct HLSQ: AsyncParsableCommand {
         commandName: "hlsq",
         abstract: "A headless queue player for HLS and media playlists.",
         version: HLSQVersion.current,
-        subcommands: [ProbeCommand.self]
+        subcommands: [ProbeCommand.self, BackupCommand.self]
     )
 
     /// Runs the command line like ArgumentParser's default, except that usage errors exit

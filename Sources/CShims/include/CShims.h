@@ -93,4 +93,8 @@ extern const int hlsq_averror_http_other_4xx;
 /// SQLITE_TRANSIENT: SQLite copies the bound bytes before the call returns.
 sqlite3_destructor_type hlsq_sqlite_transient(void);
 
+/// sqlite3_db_config for the options that take an int and report the resulting setting
+/// (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, SQLITE_DBCONFIG_ENABLE_FKEY, …); `result` may be NULL.
+int hlsq_sqlite_db_config_int(sqlite3 *db, int option, int value, int *result);
+
 #endif
