@@ -74,7 +74,7 @@ extension Engine {
     /// first run), and returns it; returns nil, changing nothing, otherwise.
     public func seedDemoQueue(_ items: [NewItem], name: String = "Demo") throws(EngineError) -> QueueState? {
         try requireRunning()
-        guard queues.isEmpty else { return nil }
+        guard running.isEmpty else { return nil }
         let queue = try createQueue(name: name)
         if !items.isEmpty { _ = try importItems(items, into: queue.id) }
         return try state(queue.id)

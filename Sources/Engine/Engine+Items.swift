@@ -56,7 +56,7 @@ extension Engine {
     /// `anchorNotInQueue` or `indexOutOfRange` (with consume on, nothing goes before the
     /// current item).
     public func addItem(_ item: NewItem, to queue: QueueID, at position: ItemPosition = .end) throws(EngineError) -> ItemState {
-        let states = try insert([item], into: queue, at: position, field: { $0 })
+        let states = try insert([item], into: queue, at: position, field: { name, _ in name })
         guard let state = states.first else { throw EngineError.queueNotFound(queue) }
         return state
     }

@@ -9,7 +9,7 @@ import QueueCore
 
 extension Engine {
     func startLoader(for item: ItemID, in id: QueueID) {
-        guard !isShutDown, let playerItem = queues[id]?.player.item(item) else { return }
+        guard !isShutDown, let playerItem = running[id]?.player.item(item) else { return }
         stopLoader(for: item)
         nextLoaderGeneration += 1
         let generation = nextLoaderGeneration
@@ -50,7 +50,7 @@ extension Engine {
         self.sessions[item]?.translator = LoaderReportTranslator(kind: kind)
         if let loader = loaders.loader(for: kind) { return loader }
         apply(.errorLogEntry(
-            uri: queues[session.queueID]?.player.item(item)?.url, statusCode: -1, domain: "hlsq.engine",
+            uri: running[session.queueID]?.player.item(item)?.url, statusCode: -1, domain: "hlsq.engine",
             comment: "no \(kind == .hls ? "HLS" : "media-file") loader is configured: the item cannot load"),
               to: item, in: session.queueID)
         return nil
@@ -80,30 +80,30 @@ extension Engine {
         for effect in translation.sideEffects {
             switch effect {
             case .live(let status):
-                queues[id]?.sides[item, default: ItemSide()].live = status
+                running[id]?.sides[item, default: ItemSide()].live = status
                 if let state = itemState(item, in: id), let live = state.live {
                     publish([.liveStatus(itemID: item, live: live)], about: id)
                 }
             case .health(let change):
                 if change.isFailing {
-                    let since = queues[id]?.sides[item]?.health[change.check]?.since ?? change.date
-                    queues[id]?.sides[item, default: ItemSide()].health[change.check] =
+                    let since = running[id]?.sides[item]?.health[change.check]?.since ?? change.date
+                    running[id]?.sides[item, default: ItemSide()].health[change.check] =
                         LiveHealthRecord(check: change.check, since: since, message: change.message)
                 } else {
-                    queues[id]?.sides[item]?.health[change.check] = nil
+                    running[id]?.sides[item]?.health[change.check] = nil
                 }
                 publish([.liveHealth(itemID: item, check: change.check, isFailing: change.isFailing, message: change.message)],
                         about: id)
             case .cacheHits(let count):
-                if queues[id]?.sides[item, default: ItemSide()].cacheHits.isEmpty ?? false {
-                    queues[id]?.sides[item]?.cacheHits.append(0)
+                if running[id]?.sides[item, default: ItemSide()].cacheHits.isEmpty ?? false {
+                    running[id]?.sides[item]?.cacheHits.append(0)
                 }
-                if let last = queues[id]?.sides[item]?.cacheHits.indices.last {
-                    queues[id]?.sides[item]?.cacheHits[last] += count
+                if let last = running[id]?.sides[item]?.cacheHits.indices.last {
+                    running[id]?.sides[item]?.cacheHits[last] += count
                 }
                 requestItemUpdate(item, in: id)
             case .variantURI(let uri):
-                queues[id]?.sides[item, default: ItemSide()].variantURI = uri
+                running[id]?.sides[item, default: ItemSide()].variantURI = uri
             case .finished:
                 sessions[item]?.isFinished = true
             }
@@ -128,7 +128,7 @@ extension Engine {
 
     /// The item's preferences or rendition choices changed.
     func applyPreferences(of item: ItemID, in id: QueueID) {
-        guard let playerItem = queues[id]?.player.item(item) else { return }
+        guard let playerItem = running[id]?.player.item(item) else { return }
         let wanted = Self.directives(for: playerItem)
         send(to: item) { directives in
             directives.preferredForwardBufferDuration = wanted.preferredForwardBufferDuration
@@ -141,7 +141,7 @@ extension Engine {
     /// Keeps the current item's loader told where the playhead is: at once after a jump,
     /// otherwise once it moved a second or more.
     func updatePlayheadDirectives(in id: QueueID, outcomes: [QueueOutcome]) {
-        guard let item = queues[id]?.player.currentItem, let session = sessions[item.id] else { return }
+        guard let item = running[id]?.player.currentItem, let session = sessions[item.id] else { return }
         let jumped = outcomes.contains { outcome in
             outcome.notifications.contains { if case .timeJumped(item.id, _) = $0 { true } else { false } }
         }

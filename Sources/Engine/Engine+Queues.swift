@@ -49,7 +49,7 @@ extension Engine {
             throw Self.storageFailure(error)
         }
         let id = QueueID(stored.id)
-        queues[id] = RunningQueue(id: id, name: name, player: player, now: clock.monotonicNow())
+        running[id] = RunningQueue(id: id, name: name, player: player, now: clock.monotonicNow())
         if let state = queueState(id) { publish([.queueCreated(state)], about: id) }
         return try state(id)
     }
@@ -57,7 +57,7 @@ extension Engine {
     /// Every queue, in the order they were created.
     public func queues() throws(EngineError) -> [QueueSummary] {
         try requireRunning()
-        return queues.keys.sorted().compactMap { id in
+        return running.keys.sorted().compactMap { id in
             tick(id)
             return queueSummary(id)
         }
@@ -101,7 +101,7 @@ extension Engine {
         for (item, session) in sessions where session.queueID == id {
             stopLoader(for: item)
         }
-        queues[id] = nil
+        running[id] = nil
         publish([.queueDeleted], about: id)
         rescheduleTimer()
     }

@@ -6,7 +6,7 @@ import QueueCore
 
 extension Engine {
     func queueState(_ id: QueueID) -> QueueState? {
-        guard let queue = queues[id] else { return nil }
+        guard let queue = running[id] else { return nil }
         let player = queue.player
         let policy = player.configuration.bufferPolicy
         return QueueState(
@@ -20,7 +20,7 @@ extension Engine {
     }
 
     func queueSummary(_ id: QueueID) -> QueueSummary? {
-        guard let queue = queues[id] else { return nil }
+        guard let queue = running[id] else { return nil }
         return QueueSummary(
             id: id, name: queue.name, itemCount: queue.player.count, currentItemID: queue.player.currentItemID,
             timeControlStatus: queue.player.timeControlStatus, rate: queue.player.rate)
@@ -28,7 +28,7 @@ extension Engine {
 
     /// The item `item` of queue `id`'s list, else its most recent history entry.
     func itemState(_ item: ItemID, in id: QueueID) -> ItemState? {
-        guard let queue = queues[id] else { return nil }
+        guard let queue = running[id] else { return nil }
         let policy = queue.player.configuration.bufferPolicy
         if let listed = queue.player.item(item) {
             return Self.itemState(listed, side: queue.sides[item], policy: policy)

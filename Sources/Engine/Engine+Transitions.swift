@@ -70,7 +70,7 @@ extension Engine {
     ) throws(EngineError) -> Value {
         try requireQueue(id)
         tick(id)
-        guard let queue = queues[id] else { throw EngineError.queueNotFound(id) }
+        guard let queue = running[id] else { throw EngineError.queueNotFound(id) }
         if let error = check(queue.player) { throw error }
         let mark = queue.playheadMark
         var candidate = queue.player
@@ -92,12 +92,12 @@ extension Engine {
             throw Self.storageFailure(error)
         }
         let (outcomes, value, plan) = committed
-        queues[id]?.player = candidate
-        queues[id]?.pending = StorePlan()
-        queues[id]?.retryAt = nil
-        if let renaming { queues[id]?.name = renaming }
+        running[id]?.player = candidate
+        running[id]?.pending = StorePlan()
+        running[id]?.retryAt = nil
+        if let renaming { running[id]?.name = renaming }
         if plan.savesPlayback || queue.pending.savesPlayback {
-            queues[id]?.lastPlaybackSave = clock.monotonicNow()
+            running[id]?.lastPlaybackSave = clock.monotonicNow()
         }
         afterTransition(id, outcomes, from: mark, persisted: true, queueChanged: renaming != nil)
         return value
@@ -114,19 +114,19 @@ extension Engine {
 
     /// Brings queue `id` up to the clock's present.
     func tick(_ id: QueueID) {
-        let mark = queues[id]?.playheadMark
-        guard let outcome = queues[id]?.player.tick() else { return }
+        let mark = running[id]?.playheadMark
+        guard let outcome = running[id]?.player.tick() else { return }
         afterTransition(id, [outcome], from: mark, persisted: false)
     }
 
     /// Applies one queue core report to item `item` of queue `id`; a refused report (the
     /// item left the queue, or failed already) is dropped.
     func apply(_ report: QueueCore.LoaderReport, to item: ItemID, in id: QueueID) {
-        guard queues[id] != nil else { return }
-        let mark = queues[id]?.playheadMark
+        guard running[id] != nil else { return }
+        let mark = running[id]?.playheadMark
         let outcome: QueueOutcome
         do {
-            guard let result = try queues[id]?.player.report(report, for: item) else { return }
+            guard let result = try running[id]?.player.report(report, for: item) else { return }
             outcome = result
         } catch {
             return
@@ -142,12 +142,12 @@ extension Engine {
         _ id: QueueID, _ outcomes: [QueueOutcome], from mark: (item: ItemID, time: MediaTime)?, persisted: Bool,
         queueChanged: Bool = false
     ) {
-        guard let player = queues[id]?.player else { return }
-        queues[id]?.lastTransition = clock.monotonicNow()
+        guard let player = running[id]?.player else { return }
+        running[id]?.lastTransition = clock.monotonicNow()
         if !persisted {
             let plan = StorePlan(outcomes, player: player, queue: id.stored)
             if !plan.isEmpty {
-                queues[id]?.pending.append(plan)
+                running[id]?.pending.append(plan)
                 flush(id)
             }
         }
@@ -162,15 +162,15 @@ extension Engine {
     /// Writes what queue `id` owes the Store. On failure it stays owed and is retried after
     /// ``EngineConfiguration/persistenceRetryInterval`` (or by the next command).
     func flush(_ id: QueueID) {
-        guard let queue = queues[id], !queue.pending.isEmpty else { return }
+        guard let queue = running[id], !queue.pending.isEmpty else { return }
         let now = clock.monotonicNow()
         do {
             try store.transaction { try queue.pending.execute(on: store, queue: id.stored) }
-            queues[id]?.pending = StorePlan()
-            queues[id]?.retryAt = nil
-            if queue.pending.savesPlayback { queues[id]?.lastPlaybackSave = now }
+            running[id]?.pending = StorePlan()
+            running[id]?.retryAt = nil
+            if queue.pending.savesPlayback { running[id]?.lastPlaybackSave = now }
         } catch {
-            queues[id]?.retryAt = now.advanced(by: Self.nanoseconds(configuration.persistenceRetryInterval))
+            running[id]?.retryAt = now.advanced(by: Self.nanoseconds(configuration.persistenceRetryInterval))
         }
     }
 
@@ -187,20 +187,20 @@ extension Engine {
             startLoader(for: item, in: id)
         case .stopLoading(let item):
             stopLoader(for: item)
-            queues[id]?.sides[item]?.live = nil
-            queues[id]?.sides[item]?.health = [:]
-            queues[id]?.sides[item]?.variantURI = nil
+            running[id]?.sides[item]?.live = nil
+            running[id]?.sides[item]?.health = [:]
+            running[id]?.sides[item]?.variantURI = nil
         case .loadFrom(let item, let time):
             loadFrom(time, item: item, in: id)
         case .applyLoadingPreferences(let item):
             applyPreferences(of: item, in: id)
         case .persist(.removed(let item)):
-            queues[id]?.sides[item] = nil
-            queues[id]?.pendingItemUpdates[item] = nil
+            running[id]?.sides[item] = nil
+            running[id]?.pendingItemUpdates[item] = nil
         case .persist(.removedAll):
-            guard let player = queues[id]?.player else { return }
-            queues[id]?.sides = queues[id]?.sides.filter { player.item($0.key) != nil } ?? [:]
-            queues[id]?.pendingItemUpdates = [:]
+            guard let player = running[id]?.player else { return }
+            running[id]?.sides = running[id]?.sides.filter { player.item($0.key) != nil } ?? [:]
+            running[id]?.pendingItemUpdates = [:]
         case .persist, .persistPlayhead:
             break
         }
@@ -213,7 +213,7 @@ extension Engine {
     func publishEvents(
         of outcomes: [QueueOutcome], in id: QueueID, from mark: (item: ItemID, time: MediaTime)?, queueChanged: Bool
     ) {
-        guard let player = queues[id]?.player else { return }
+        guard let player = running[id]?.player else { return }
         var payloads: [EngineEvent.Payload] = []
         var queueChanged = queueChanged
         var updatedItems: [ItemID] = []
@@ -254,7 +254,7 @@ extension Engine {
                 payloads.append(.timeJumped(itemID: item, from: from, to: to))
                 updatedItems.append(item)
             case .newAccessLogEntry(let item):
-                queues[id]?.sides[item, default: ItemSide()].cacheHits.append(0)
+                running[id]?.sides[item, default: ItemSide()].cacheHits.append(0)
                 if let entry = player.item(item)?.accessLog.last {
                     payloads.append(.newAccessLogEntry(itemID: item, entry: entry))
                 }
@@ -287,19 +287,19 @@ extension Engine {
     }
 
     func trimCacheHits(of item: ItemID, in id: QueueID) {
-        guard let count = queues[id]?.player.item(item)?.accessLog.count,
-              let hits = queues[id]?.sides[item]?.cacheHits, hits.count > count else { return }
-        queues[id]?.sides[item]?.cacheHits = Array(hits.suffix(count))
+        guard let count = running[id]?.player.item(item)?.accessLog.count,
+              let hits = running[id]?.sides[item]?.cacheHits, hits.count > count else { return }
+        running[id]?.sides[item]?.cacheHits = Array(hits.suffix(count))
     }
 
     /// Publishes `itemUpdated` for `item` now, or when its pacing interval is over.
     func requestItemUpdate(_ item: ItemID, in id: QueueID) {
-        guard let queue = queues[id], queue.player.item(item) != nil else { return }
+        guard let queue = running[id], queue.player.item(item) != nil else { return }
         let now = clock.monotonicNow()
         let interval = Self.nanoseconds(configuration.itemUpdateInterval)
         if let last = queue.sides[item]?.lastPublished, now.nanoseconds - last.nanoseconds < interval {
             if queue.pendingItemUpdates[item] == nil {
-                queues[id]?.pendingItemUpdates[item] = last.advanced(by: interval)
+                running[id]?.pendingItemUpdates[item] = last.advanced(by: interval)
             }
             return
         }
@@ -307,9 +307,9 @@ extension Engine {
     }
 
     func publishItemUpdate(_ item: ItemID, in id: QueueID, at now: MonotonicInstant) {
-        queues[id]?.pendingItemUpdates[item] = nil
+        running[id]?.pendingItemUpdates[item] = nil
         guard let state = itemState(item, in: id) else { return }
-        queues[id]?.sides[item, default: ItemSide()].lastPublished = now
+        running[id]?.sides[item, default: ItemSide()].lastPublished = now
         publish([.itemUpdated(state)], about: id)
     }
 
@@ -337,7 +337,7 @@ extension Engine {
     /// Arms the timer for the earliest deadline of all queues, or disarms it.
     func rescheduleTimer() {
         guard !isShutDown else { return }
-        let deadline = queues.values.compactMap(deadline(of:)).min()
+        let deadline = running.values.compactMap(deadline(of:)).min()
         guard deadline != timerDeadline else { return }
         timerTask?.cancel()
         timerDeadline = deadline
@@ -362,19 +362,19 @@ extension Engine {
         timerDeadline = nil
         timerTask = nil
         let now = clock.monotonicNow()
-        for id in queues.keys.sorted() {
+        for id in running.keys.sorted() {
             // No copy of the queue may live across the tick: the player would be copied.
-            guard let due = queues[id].flatMap(deadline(of:)), due <= now else { continue }
+            guard let due = running[id].flatMap(deadline(of:)), due <= now else { continue }
             tick(id)
-            guard let player = queues[id]?.player, let saved = queues[id]?.lastPlaybackSave else { continue }
+            guard let player = running[id]?.player, let saved = running[id]?.lastPlaybackSave else { continue }
             if player.timeControlStatus == .playing,
                now.nanoseconds - saved.nanoseconds >= Self.nanoseconds(configuration.playheadSaveInterval) {
-                queues[id]?.pending.append(StorePlan([], player: player, queue: id.stored, savingPlayback: true))
-                queues[id]?.retryAt = nil
+                running[id]?.pending.append(StorePlan([], player: player, queue: id.stored, savingPlayback: true))
+                running[id]?.retryAt = nil
             }
-            if let retry = queues[id]?.retryAt, retry <= now { queues[id]?.retryAt = nil }
-            if queues[id]?.retryAt == nil { flush(id) }
-            for (item, due) in queues[id]?.pendingItemUpdates ?? [:] where due <= now {
+            if let retry = running[id]?.retryAt, retry <= now { running[id]?.retryAt = nil }
+            if running[id]?.retryAt == nil { flush(id) }
+            for (item, due) in running[id]?.pendingItemUpdates ?? [:] where due <= now {
                 publishItemUpdate(item, in: id, at: now)
             }
         }

@@ -67,7 +67,7 @@ public actor Engine {
     /// The events of every queue, for subscribers (server-sent events) and metrics.
     public nonisolated let events: EventHub
 
-    var queues: [QueueID: RunningQueue] = [:]
+    var running: [QueueID: RunningQueue] = [:]
     var sessions: [ItemID: LoaderSession] = [:]
     var nextLoaderGeneration = 0
     var nextLoadSerial = 0
@@ -108,10 +108,10 @@ public actor Engine {
         for record in restored {
             let id = QueueID(record.queue.id)
             let player = try Self.restorePlayer(record, configuration: configuration, clock: clock)
-            queues[id] = RunningQueue(id: id, name: record.queue.name, player: player, now: now)
+            running[id] = RunningQueue(id: id, name: record.queue.name, player: player, now: now)
         }
         // Restored queues load nothing until their first transition.
-        for id in queues.keys.sorted() { tick(id) }
+        for id in running.keys.sorted() { tick(id) }
     }
 
     /// A queue player rebuilt from what the Store kept. A stored state the queue core finds
@@ -150,10 +150,10 @@ public actor Engine {
         timerTask?.cancel()
         timerTask = nil
         timerDeadline = nil
-        for id in queues.keys.sorted() {
+        for id in running.keys.sorted() {
             tick(id)
-            guard let queue = queues[id] else { continue }
-            queues[id]?.pending.append(StorePlan([], player: queue.player, queue: id.stored, savingPlayback: true))
+            guard let queue = running[id] else { continue }
+            running[id]?.pending.append(StorePlan([], player: queue.player, queue: id.stored, savingPlayback: true))
             flush(id)
         }
         for session in sessions.values {
@@ -173,7 +173,7 @@ public actor Engine {
 
     func requireQueue(_ id: QueueID) throws(EngineError) {
         try requireRunning()
-        guard queues[id] != nil else { throw EngineError.queueNotFound(id) }
+        guard running[id] != nil else { throw EngineError.queueNotFound(id) }
     }
 
     static func reservation(through id: Int64) -> Store.JournalEvent {
