@@ -247,7 +247,7 @@ extension Engine {
                 payloads.append(.playbackStalled(itemID: item))
             case .timeJumped(let item, let to):
                 let from = lastJump[item]
-                    ?? (ended.contains(item) ? player.item(item).map { Self.playbackEnd(of: $0, settings: player.settings) } : nil)
+                    ?? (ended.contains(item) ? Self.playbackEnd(of: item, in: player) : nil)
                     ?? (mark?.item == item ? mark?.time : nil)
                     ?? to
                 lastJump[item] = to
@@ -280,8 +280,10 @@ extension Engine {
     }
 
     /// Where forward playback of `item` ends: its loop range's end, else its end time.
-    static func playbackEnd(of item: PlayerItem, settings: QueueSettings) -> MediaTime {
-        let loop: ItemLoop? = if case .item(let loop) = settings.loopMode { item.loop ?? loop } else { item.loop }
+    static func playbackEnd(of id: ItemID, in player: QueuePlayer) -> MediaTime? {
+        // An item that ended for good may have left the list for the history meanwhile.
+        guard let item = player.item(id) ?? player.history.last(where: { $0.item.id == id })?.item else { return nil }
+        let loop: ItemLoop? = if case .item(let loop) = player.settings.loopMode { item.loop ?? loop } else { item.loop }
         if let end = loop?.timeRange?.end, end.isNumeric, !item.forwardEnd.isNumeric || end < item.forwardEnd { return end }
         return item.forwardEnd
     }

@@ -90,7 +90,8 @@ public actor Engine {
         let firstEventID: Int64
         do {
             store = try Store(path: configuration.databasePath, configuration: Store.Configuration(
-                durability: configuration.durability, historyLimit: max(1_000, configuration.historyLimit)))
+                durability: configuration.durability, busyTimeout: configuration.busyTimeout,
+                historyLimit: max(1_000, configuration.historyLimit)))
             restored = try store.restoreAllQueues()
             firstEventID = (try store.lastEventSequence() ?? 0) + 1
             try store.appendEvent(Self.reservation(through: firstEventID + Self.eventIDBlock - 1))

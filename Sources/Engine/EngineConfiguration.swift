@@ -8,6 +8,8 @@ public struct EngineConfiguration: Sendable {
     public var databasePath: String
     /// What an acknowledged change survives (see docs/STORAGE.md).
     public var durability: Store.Durability
+    /// How long a write waits for another connection's lock (a backup) before it fails.
+    public var busyTimeout: Duration
     /// The loaders for media files and HLS streams.
     public var loaders: ItemLoaders
     public var clock: any EngineClock
@@ -29,7 +31,8 @@ public struct EngineConfiguration: Sendable {
     public var events: EventHub.Configuration
 
     public init(
-        databasePath: String, durability: Store.Durability = .survivesProcessCrash, loaders: ItemLoaders,
+        databasePath: String, durability: Store.Durability = .survivesProcessCrash, busyTimeout: Duration = .seconds(5),
+        loaders: ItemLoaders,
         clock: any EngineClock = SystemEngineClock(), preloadCount: Int = 1, historyLimit: Int = 100,
         resumesPlaybackAfterRestart: Bool = false, playheadSaveInterval: Duration = .seconds(5),
         itemUpdateInterval: Duration = .milliseconds(250), persistenceRetryInterval: Duration = .seconds(1),
@@ -37,6 +40,7 @@ public struct EngineConfiguration: Sendable {
     ) {
         self.databasePath = databasePath
         self.durability = durability
+        self.busyTimeout = busyTimeout
         self.loaders = loaders
         self.clock = clock
         self.preloadCount = max(0, preloadCount)
