@@ -85,6 +85,11 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
             path: "Benchmarks/QueueCoreBenchmark"
         ),
+        .executableTarget(
+            name: "EngineBenchmark",
+            dependencies: ["BenchmarkSupport", "Engine", "Loader", "Store", "MediaTime"],
+            path: "Benchmarks/EngineBenchmark"
+        ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
         .executableTarget(
             name: "HTTPServerBenchmark",

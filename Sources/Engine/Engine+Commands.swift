@@ -40,13 +40,10 @@ extension Engine {
     /// rate that is not a number (`time`, `by`, `rate`).
     public func perform(_ command: PlaybackCommand, on queue: QueueID) throws(EngineError) -> CommandResult {
         let (core, field) = coreCommand(for: command)
-        let seek = try commit(queue, RefusalContext(field: field), check: { player in
+        let committed = try commit(queue, RefusalContext(field: field), check: { player in
             player.validate(core).map { EngineError($0, RefusalContext(field: field)) }
-        }) { _, player, _ in
-            let outcome = try player.apply(core)
-            return ([outcome], outcome.seek)
-        }
-        return CommandResult(queue: try state(queue), seekID: seek)
+        }) { _, _ in ([core], []) }
+        return CommandResult(queue: try snapshot(queue, committed), seekID: committed.outcomes.first?.seek)
     }
 
     private func coreCommand(for command: PlaybackCommand) -> (QueueCommand, field: String) {

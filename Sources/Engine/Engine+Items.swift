@@ -88,33 +88,36 @@ extension Engine {
             prepared.append(PlayerItem(id: ItemID("new"), url: url, title: title, kind: kind))
         }
         guard let probe = prepared.first else { return [] }
-        let ids = try commit(id, RefusalContext(isInsertion: true), check: { player in
+        var ids: [ItemID] = []
+        try commit(id, RefusalContext(isInsertion: true), check: { player in
             let refusal = switch position {
             case .end: player.canInsert(probe, after: nil)
             case .after(let anchor): player.canInsert(probe, after: anchor)
             case .index(let index): player.canInsert(probe, at: index)
             }
             return refusal.map { EngineError($0, RefusalContext(isInsertion: true)) }
-        }) { store, player, newItems in
+        }) { store, player in
+            // The rows go in first, at the place the player will put the items: their ids
+            // are the Store's.
             let rows = try store.insertItems(
                 prepared.map(StoreRecords.attributes), into: id.stored, at: Self.storePosition(position, in: player))
-            var outcomes: [QueueOutcome] = []
+            var commands: [QueueCommand] = []
             var previous: ItemID?
             for (row, item) in zip(rows, prepared) {
                 let stored = PlayerItem(id: ItemID(row.id), url: item.url, title: item.title, kind: item.kind)
-                newItems.insert(stored.id)
                 if let previous {
-                    outcomes.append(try player.insert(stored, after: previous))
+                    commands.append(.insert(stored, after: previous))
                 } else {
                     switch position {
-                    case .end: outcomes.append(try player.insert(stored, after: nil))
-                    case .after(let anchor): outcomes.append(try player.insert(stored, after: anchor))
-                    case .index(let index): outcomes.append(try player.insert(stored, at: index))
+                    case .end: commands.append(.insert(stored, after: nil))
+                    case .after(let anchor): commands.append(.insert(stored, after: anchor))
+                    case .index(let index): commands.append(.insertAt(stored, index: index))
                     }
                 }
                 previous = stored.id
             }
-            return (outcomes, rows.map { ItemID($0.id) })
+            ids = rows.map { ItemID($0.id) }
+            return (commands, Set(ids))
         }
         return ids.compactMap { itemState($0, in: id) }
     }
@@ -157,9 +160,7 @@ extension Engine {
         try commit(queue, check: { player in
             guard player.item(item) != nil else { return EngineError.itemNotFound(item, in: queue) }
             return Self.firstRefusal(of: commands, by: player)
-        }) { _, player, _ in
-            (try commands.map { command, _ in try player.apply(command) }, ())
-        }
+        }) { _, _ in (commands.map(\.0), []) }
         guard let state = itemState(item, in: queue) else { throw EngineError.itemNotFound(item, in: queue) }
         return state
     }
@@ -169,9 +170,7 @@ extension Engine {
     public func removeItem(_ item: ItemID, from queue: QueueID) throws(EngineError) {
         try commit(queue, check: { player in
             player.item(item) == nil ? EngineError.itemNotFound(item, in: queue) : nil
-        }) { _, player, _ in
-            ([try player.remove(item)], ())
-        }
+        }) { _, _ in ([.remove(item)], []) }
     }
 
     /// Moves an item of the list; the current item stays current with its playhead.
@@ -183,13 +182,11 @@ extension Engine {
         case .after(let anchor): .move(item, after: anchor)
         case .index(let index): .moveTo(item, index: index)
         }
-        try commit(queue, check: { player in
+        let committed = try commit(queue, check: { player in
             guard player.item(item) != nil else { return EngineError.itemNotFound(item, in: queue) }
             return player.validate(command).map { EngineError($0, RefusalContext(field: "after")) }
-        }) { _, player, _ in
-            ([try player.apply(command)], ())
-        }
-        return try state(queue)
+        }) { _, _ in ([command], []) }
+        return try snapshot(queue, committed)
     }
 
     // MARK: - Validation
@@ -228,6 +225,12 @@ extension Engine {
             throw EngineError(.validationFailed, field: field, "a title has at most \(maximumTitleLength) characters")
         }
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The snapshot a committed request answers with: the one its event carried, if whole.
+    func snapshot(_ id: QueueID, _ committed: Committed) throws(EngineError) -> QueueState {
+        if let published = committed.published { return published }
+        return try state(id)
     }
 
     func state(_ id: QueueID) throws(EngineError) -> QueueState {

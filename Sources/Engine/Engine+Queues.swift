@@ -50,7 +50,7 @@ extension Engine {
         }
         let id = QueueID(stored.id)
         running[id] = RunningQueue(id: id, name: name, player: player, now: clock.monotonicNow())
-        if let state = queueState(id) { publish([.queueCreated(state)], about: id) }
+        if let created = publishQueueUpdated(id, created: true) { return created }
         return try state(id)
     }
 
@@ -83,11 +83,11 @@ extension Engine {
         if let waits = changes.automaticallyWaitsToMinimizeStalling {
             commands.append((.setAutomaticallyWaitsToMinimizeStalling(waits), "automaticallyWaitsToMinimizeStalling"))
         }
-        try commit(id, renaming: name, check: { player in Self.firstRefusal(of: commands, by: player) }) { store, player, _ in
+        let committed = try commit(id, renaming: name, check: { player in Self.firstRefusal(of: commands, by: player) }) { store, _ in
             if let name { try store.renameQueue(id.stored, to: name) }
-            return (try commands.map { command, _ in try player.apply(command) }, ())
+            return (commands.map(\.0), [])
         }
-        return try state(id)
+        return try snapshot(id, committed)
     }
 
     /// Deletes the queue with its items and history, and stops its loaders.

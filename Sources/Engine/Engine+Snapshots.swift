@@ -5,18 +5,21 @@ import QueueCore
 // The values the API returns, built from a queue's present state.
 
 extension Engine {
-    func queueState(_ id: QueueID) -> QueueState? {
+    /// The queue's snapshot, listing at most `itemLimit` items. `lastEventID` is the last
+    /// event it includes: the last one published, or the event about to carry it.
+    func queueState(_ id: QueueID, itemLimit: Int = .max, lastEventID: EventID? = nil) -> QueueState? {
         guard let queue = running[id] else { return nil }
         let player = queue.player
         let policy = player.configuration.bufferPolicy
+        let items = itemLimit >= player.count ? player.items : player.items(from: 0, limit: itemLimit)
         return QueueState(
             id: id, name: queue.name, settings: player.settings, rate: player.rate,
             timeControlStatus: player.timeControlStatus, reasonForWaitingToPlay: player.reasonForWaitingToPlay,
             currentItemID: player.currentItemID, currentIndex: player.currentIndex, currentTime: player.currentTime,
             serverTime: clock.wallClockNow(),
-            items: player.items.map { Self.itemState($0, side: queue.sides[$0.id], policy: policy) },
+            items: items.map { Self.itemState($0, side: queue.sides[$0.id], policy: policy) }, itemCount: player.count,
             history: player.history.map { Self.itemState($0.item, side: nil, policy: policy) },
-            lastEventID: events.lastEventID)
+            lastEventID: lastEventID ?? events.lastEventID)
     }
 
     func queueSummary(_ id: QueueID) -> QueueSummary? {

@@ -56,51 +56,94 @@ extension EngineError {
 extension Engine {
     // MARK: - Commands
 
-    /// Runs a command on queue `id`: tick, `check` against the present state, then in one
-    /// transaction write what is owed, run `body` on a copy of the player (it may insert
-    /// rows first), write the copy's edits, commit, and only then keep the copy.
+    /// What a committed command gives back.
+    struct Committed {
+        /// One outcome per command, in order.
+        var outcomes: [QueueOutcome]
+        /// The snapshot the `queueUpdated` event carried, when it holds every item: the
+        /// answer to the request, without building it twice.
+        var published: QueueState?
+    }
+
+    /// Runs commands on queue `id`: validate → persist → apply → publish.
     ///
-    /// `renaming` renames the queue in memory once the transaction (where `body` renamed it
-    /// in the Store) committed.
+    /// 1. Brings the queue to the present and writes what earlier transitions still owe
+    ///    (refusing the request if that fails: nothing of it is applied).
+    /// 2. `check` validates the request against the present state.
+    /// 3. In one transaction, which first takes SQLite's write lock: `prepare` may write rows
+    ///    the commands need (an add's new items, a rename) and returns the commands; they are
+    ///    applied to the player and their edits written; then the transaction commits.
+    /// 4. The effects are carried out and the events published.
+    ///
+    /// The commands are applied in place, inside the transaction, so that a mutation costs
+    /// O(log n) and not a copy of the queue. Most failures to persist (the lock is held, the
+    /// database is read-only) happen when the transaction begins, before anything is
+    /// applied. If a write fails after the commands were applied (an I/O error, a full
+    /// disk), the transaction rolls back and the queue is rebuilt from the database, which
+    /// holds exactly the state before the request, with the playhead and rate it had in
+    /// memory; only what loaders learned is learned again.
     @discardableResult
-    func commit<Value>(
+    func commit(
         _ id: QueueID, _ context: RefusalContext = RefusalContext(), renaming: String? = nil,
         check: (QueuePlayer) -> EngineError?,
-        _ body: (Store, inout QueuePlayer, inout Set<ItemID>) throws -> ([QueueOutcome], Value)
-    ) throws(EngineError) -> Value {
+        _ prepare: (Store, QueuePlayer) throws -> (commands: [QueueCommand], newItems: Set<ItemID>)
+    ) throws(EngineError) -> Committed {
         try requireQueue(id)
         tick(id)
-        guard let queue = running[id] else { throw EngineError.queueNotFound(id) }
-        if let error = check(queue.player) { throw error }
-        let mark = queue.playheadMark
-        var candidate = queue.player
-        var newItems: Set<ItemID> = []
-        let committed: ([QueueOutcome], Value, StorePlan)
-        do {
-            committed = try store.transaction {
-                try queue.pending.execute(on: store, queue: id.stored)
-                let (outcomes, value) = try body(store, &candidate, &newItems)
-                let plan = StorePlan(outcomes, player: candidate, queue: id.stored, newItems: newItems)
-                try plan.execute(on: store, queue: id.stored)
-                return (outcomes, value, plan)
+        if running[id]?.pending.isEmpty == false {
+            flush(id)
+            if running[id]?.pending.isEmpty == false {
+                throw EngineError(.storageFailed, "earlier changes of queue \(id) cannot be saved yet, so nothing new is applied")
             }
-        } catch let refusal as QueueRefusal {
-            throw EngineError(refusal, context)
-        } catch let error as EngineError {
-            throw error
+        }
+        // No copy of the player may be held while the commands run: it would be copied.
+        if let error = running[id].flatMap({ check($0.player) }) { throw error }
+        let mark = running[id]?.playheadMark
+        let rate = running[id]?.player.rate ?? 0
+        var outcomes: [QueueOutcome] = []
+        var plan = StorePlan()
+        do {
+            try store.transaction {
+                guard let (commands, newItems) = try running[id].map({ try prepare(store, $0.player) }) else { return }
+                for command in commands {
+                    guard let outcome = try running[id]?.player.apply(command) else { break }
+                    outcomes.append(outcome)
+                }
+                guard let applied = running[id]?.player else { return }
+                plan = StorePlan(outcomes, player: applied, queue: id.stored, newItems: newItems)
+                try plan.execute(on: store, queue: id.stored)
+            }
         } catch {
+            if !outcomes.isEmpty { rebuild(id, playhead: mark, rate: rate) }
+            if let refusal = error as? QueueRefusal { throw EngineError(refusal, context) }
+            if let error = error as? EngineError { throw error }
             throw Self.storageFailure(error)
         }
-        let (outcomes, value, plan) = committed
-        running[id]?.player = candidate
-        running[id]?.pending = StorePlan()
-        running[id]?.retryAt = nil
         if let renaming { running[id]?.name = renaming }
-        if plan.savesPlayback || queue.pending.savesPlayback {
-            running[id]?.lastPlaybackSave = clock.monotonicNow()
+        if plan.savesPlayback { running[id]?.lastPlaybackSave = clock.monotonicNow() }
+        let published = afterTransition(id, outcomes, from: mark, persisted: true, queueChanged: renaming != nil)
+        return Committed(outcomes: outcomes, published: published)
+    }
+
+    /// Rebuilds queue `id` from the database after a transaction that failed once its
+    /// commands were applied, keeping the playhead and rate it had before them.
+    func rebuild(_ id: QueueID, playhead: (item: ItemID, time: MediaTime)?, rate: Double) {
+        for (item, session) in sessions where session.queueID == id {
+            stopLoader(for: item)
         }
-        afterTransition(id, outcomes, from: mark, persisted: true, queueChanged: renaming != nil)
-        return value
+        guard let record = try? store.restoreQueue(id.stored),
+              let player = try? Self.restorePlayer(
+                record, configuration: configuration, clock: clock, rate: rate,
+                playhead: playhead.map { [$0.item: $0.time] } ?? [:])
+        else {
+            // The database cannot even be read: keep the queue as it is in memory.
+            return
+        }
+        running[id]?.player = player
+        running[id]?.sides = [:]
+        running[id]?.pendingItemUpdates = [:]
+        tick(id)
+        publishQueueUpdated(id)
     }
 
     static func storageFailure(_ error: any Error) -> EngineError {
@@ -138,11 +181,12 @@ extension Engine {
 
     /// Persists (unless a commit did), carries out the effects, publishes the events and
     /// re-arms the timer.
+    @discardableResult
     func afterTransition(
         _ id: QueueID, _ outcomes: [QueueOutcome], from mark: (item: ItemID, time: MediaTime)?, persisted: Bool,
         queueChanged: Bool = false
-    ) {
-        guard let player = running[id]?.player else { return }
+    ) -> QueueState? {
+        guard let player = running[id]?.player else { return nil }
         running[id]?.lastTransition = clock.monotonicNow()
         if !persisted {
             let plan = StorePlan(outcomes, player: player, queue: id.stored)
@@ -154,9 +198,10 @@ extension Engine {
         for outcome in outcomes {
             for effect in outcome.effects { carryOut(effect, in: id) }
         }
-        publishEvents(of: outcomes, in: id, from: mark, queueChanged: queueChanged)
+        let published = publishEvents(of: outcomes, in: id, from: mark, queueChanged: queueChanged)
         updatePlayheadDirectives(in: id, outcomes: outcomes)
         rescheduleTimer()
+        return published
     }
 
     /// Writes what queue `id` owes the Store. On failure it stays owed and is retried after
@@ -210,10 +255,11 @@ extension Engine {
 
     /// The contract's events for `outcomes`, in the order things happened, then the paced
     /// `itemUpdated` events, then one `queueUpdated` if the queue changed.
+    /// Returns the snapshot `queueUpdated` carried, when it holds every item.
     func publishEvents(
         of outcomes: [QueueOutcome], in id: QueueID, from mark: (item: ItemID, time: MediaTime)?, queueChanged: Bool
-    ) {
-        guard let player = running[id]?.player else { return }
+    ) -> QueueState? {
+        guard let player = running[id]?.player else { return nil }
         var payloads: [EngineEvent.Payload] = []
         var queueChanged = queueChanged
         var updatedItems: [ItemID] = []
@@ -274,9 +320,17 @@ extension Engine {
         for item in updatedItems where seen.insert(item).inserted {
             requestItemUpdate(item, in: id)
         }
-        if queueChanged, let state = queueState(id) {
-            publish([.queueUpdated(state)], about: id)
-        }
+        return queueChanged ? publishQueueUpdated(id) : nil
+    }
+
+    /// Publishes `queueUpdated` (or `queueCreated`) with the queue's snapshot, which
+    /// includes the event that carries it; returns the snapshot when it lists every item.
+    @discardableResult
+    func publishQueueUpdated(_ id: QueueID, created: Bool = false) -> QueueState? {
+        let eventID = EventID(events.lastEventID.rawValue + 1)
+        guard let state = queueState(id, itemLimit: configuration.eventItemLimit, lastEventID: eventID) else { return nil }
+        publish([created ? .queueCreated(state) : .queueUpdated(state)], about: id)
+        return state.items.count == state.itemCount ? state : nil
     }
 
     /// Where forward playback of `item` ends: its loop range's end, else its end time.

@@ -118,13 +118,25 @@ public actor Engine {
     /// A queue player rebuilt from what the Store kept. A stored state the queue core finds
     /// inconsistent (it was edited by hand) falls back to the first item from its start,
     /// without history, rather than refusing to start.
+    ///
+    /// `rate` overrides the saved rate, and `playheads` the saved playheads of some items.
     static func restorePlayer(
-        _ record: Store.RestoredQueue, configuration: EngineConfiguration, clock: any EngineClock
+        _ record: Store.RestoredQueue, configuration: EngineConfiguration, clock: any EngineClock, rate: Double? = nil,
+        playhead: [ItemID: MediaTime] = [:]
     ) throws(EngineError) -> QueuePlayer {
         let settings = StoreRecords.settings(record.queue.settings)
-        let items = record.items.map(StoreRecords.item)
+        var items = record.items.map(StoreRecords.item)
+        if !playhead.isEmpty {
+            items = items.map { item in
+                guard let time = playhead[item.id] else { return item }
+                return PlayerItem(
+                    id: item.id, url: item.url, title: item.title, kind: item.kind, preferences: item.preferences,
+                    loop: item.loop, mediaSelections: item.mediaSelections, currentTime: time, failure: item.failure)
+            }
+        }
         let history = record.history.map { QueueCore.HistoryEntry(serial: $0.serial, item: StoreRecords.item($0.item)) }
-        let rate = configuration.resumesPlaybackAfterRestart ? min(max(record.playback.rate, 0), 2) : 0
+        let savedRate = configuration.resumesPlaybackAfterRestart ? record.playback.rate : 0
+        let rate = min(max(rate ?? savedRate, 0), 2)
         let current = record.playback.currentItemID.map(ItemID.init) ?? items.first?.id
         let playerConfiguration = QueueConfiguration(
             preloadCount: configuration.preloadCount, historyLimit: configuration.historyLimit)

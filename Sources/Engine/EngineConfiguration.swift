@@ -29,6 +29,10 @@ public struct EngineConfiguration: Sendable {
     /// long, the disk was full).
     public var persistenceRetryInterval: Duration
     public var events: EventHub.Configuration
+    /// The most items a `queueCreated` or `queueUpdated` event's snapshot lists; a longer
+    /// queue's event lists its first items and says how many there are in all
+    /// (``QueueState/itemCount``), and clients fetch the whole snapshot when they need it.
+    public var eventItemLimit: Int
 
     public init(
         databasePath: String, durability: Store.Durability = .survivesProcessCrash, busyTimeout: Duration = .seconds(5),
@@ -36,7 +40,7 @@ public struct EngineConfiguration: Sendable {
         clock: any EngineClock = SystemEngineClock(), preloadCount: Int = 1, historyLimit: Int = 100,
         resumesPlaybackAfterRestart: Bool = false, playheadSaveInterval: Duration = .seconds(5),
         itemUpdateInterval: Duration = .milliseconds(250), persistenceRetryInterval: Duration = .seconds(1),
-        events: EventHub.Configuration = EventHub.Configuration()
+        events: EventHub.Configuration = EventHub.Configuration(), eventItemLimit: Int = 1_000
     ) {
         self.databasePath = databasePath
         self.durability = durability
@@ -50,6 +54,7 @@ public struct EngineConfiguration: Sendable {
         self.itemUpdateInterval = itemUpdateInterval
         self.persistenceRetryInterval = persistenceRetryInterval
         self.events = events
+        self.eventItemLimit = max(0, eventItemLimit)
     }
 }
 

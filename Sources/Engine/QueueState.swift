@@ -24,8 +24,12 @@ public struct QueueState: Sendable {
     /// When the snapshot was taken, for extrapolating the playhead:
     /// `currentTime + rate × (now − serverTime)` while playing.
     public let serverTime: WallClockDate
-    /// The list in order (with consume on: the current item, then the upcoming ones).
+    /// The list in order (with consume on: the current item, then the upcoming ones). An
+    /// event's snapshot of a long queue lists only its first items (see ``itemCount``).
     public let items: [ItemState]
+    /// How many entries the list has: more than ``items`` holds only in the snapshot of an
+    /// event about a queue longer than ``EngineConfiguration/eventItemLimit``.
+    public let itemCount: Int
     /// Passed entries, most recent last.
     public let history: [ItemState]
     public let lastEventID: EventID

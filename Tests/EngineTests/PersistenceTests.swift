@@ -5,17 +5,25 @@ import MediaTime
 import Store
 import Testing
 
-/// Holds SQLite's write lock on a database from a second connection, as a backup or another
-/// process would: the Engine's writes then really fail with `SQLITE_BUSY`.
+/// A second connection to a test's database. Holding SQLite's write lock, as a backup or
+/// another process would, makes the Engine's writes really fail with `SQLITE_BUSY`; a
+/// trigger that raises makes them fail half-way through a transaction.
 final class WriteLock {
     private var handle: OpaquePointer?
 
-    init(path: String) throws {
+    /// With `holding`, the connection takes the write lock at once.
+    init(path: String, holding: Bool = true) throws {
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-              sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
+              !holding || sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
             sqlite3_close_v2(handle)
             throw Timeout(what: "the write lock is taken")
         }
+    }
+
+    /// Runs `sql` on this connection.
+    @discardableResult
+    func execute(_ sql: String) -> Bool {
+        sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK
     }
 
     /// The first column of the first row of `sql`, read inside the held transaction.
@@ -137,7 +145,7 @@ struct QueueDigest: Equatable {
         let engine = fixture.engine
         let queue = try await engine.createQueue(name: "Durable").id
         let a = try await engine.addItem(NewItem(url: Shared.localMovie, title: "A"), to: queue)
-        let b = try await engine.addItem(NewItem(url: "https://media.test/b.mp4", title: "B"), to: queue, at: .index(1))
+        let b = try await engine.addItem(NewItem(url: Shared.localMovie, title: "B"), to: queue, at: .index(1))
         _ = try await engine.moveItem(b.id, in: queue, to: .end)
         _ = try await engine.updateItem(a.id, in: queue, ItemChanges(
             title: .some("A2"), preferences: PlayerItem.Preferences(preferredPeakBitRate: 800_000),
@@ -247,6 +255,7 @@ struct QueueDigest: Equatable {
         let a = try await engine.addItem(NewItem(url: Shared.localMovie, title: "A"), to: queue)
         let b = try await engine.addItem(NewItem(url: Shared.localMovie, title: "B"), to: queue)
         try await fixture.waitUntilLoaded(a.id, in: queue)
+        try await fixture.waitUntilLoaded(b.id, in: queue)
         _ = try await engine.perform(.play, on: queue)
 
         let lock = try WriteLock(path: folder.databasePath)
@@ -268,5 +277,42 @@ struct QueueDigest: Equatable {
         #expect(restored.currentItemID == b.id)
         #expect(restored.history.map(\.id) == [a.id])
         #expect(restored.currentTime == seconds(3))
+    }
+
+    @Test func aWriteThatFailsAfterTheCommandRanRebuildsTheQueueFromTheDatabase() async throws {
+        let fixture = try await EngineFixture()
+        let engine = fixture.engine
+        let queue = try await engine.createQueue(name: "Half-way").id
+        let a = try await engine.addItem(NewItem(url: Shared.localMovie, title: "A"), to: queue)
+        let b = try await engine.addItem(NewItem(url: Shared.localMovie, title: "B"), to: queue)
+        let c = try await engine.addItem(NewItem(url: Shared.localMovie, title: "C"), to: queue)
+        try await fixture.waitUntilLoaded(a.id, in: queue)
+        _ = try await engine.perform(.play, on: queue)
+        let before = try await fixture.advance(.milliseconds(2_500), queue)
+        let storedBefore = try StoredQueue(fixture.folder.databasePath, queue)
+
+        // Moving C fails inside the transaction, after the player already moved it.
+        let connection = try WriteLock(path: fixture.folder.databasePath, holding: false)
+        #expect(connection.execute("""
+            CREATE TRIGGER refuse_move BEFORE UPDATE OF rank ON items WHEN NEW.id = \(c.id.rawValue)
+            BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+            """))
+        do {
+            _ = try await engine.moveItem(c.id, in: queue, to: .after(a.id))
+            Issue.record("the move cannot have been saved")
+        } catch {
+            #expect(error.code == .storageFailed)
+        }
+        let after = try await engine.queue(queue)
+        #expect(after.items.map(\.id) == [a.id, b.id, c.id], "the order is the database's, as before")
+        #expect(after.currentItemID == a.id && after.currentTime == before.currentTime && after.rate == 1)
+        #expect(try StoredQueue(fixture.folder.databasePath, queue) == storedBefore)
+        // The rebuilt queue loads again and plays on.
+        try await fixture.waitUntilLoaded(a.id, in: queue)
+        let playing = try await fixture.advance(.seconds(1), queue)
+        #expect(playing.currentTime == milliseconds(3_500))
+        #expect(connection.execute("DROP TRIGGER refuse_move"))
+        let moved = try await engine.moveItem(c.id, in: queue, to: .after(a.id))
+        #expect(moved.items.map(\.id) == [a.id, c.id, b.id])
     }
 }
