@@ -77,6 +77,7 @@ extension Engine {
         for coreReport in translation.reports {
             apply(coreReport, to: item, in: id)
         }
+        if !translation.sideEffects.isEmpty { running[id]?.itemStates[item] = nil }
         for effect in translation.sideEffects {
             switch effect {
             case .live(let status):

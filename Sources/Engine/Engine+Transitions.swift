@@ -142,6 +142,8 @@ extension Engine {
         running[id]?.player = player
         running[id]?.sides = [:]
         running[id]?.pendingItemUpdates = [:]
+        running[id]?.itemStates = [:]
+        running[id]?.historyStates = nil
         tick(id)
         publishQueueUpdated(id)
     }
@@ -195,6 +197,7 @@ extension Engine {
                 flush(id)
             }
         }
+        invalidateStates(for: outcomes, in: id)
         for outcome in outcomes {
             for effect in outcome.effects { carryOut(effect, in: id) }
         }

@@ -50,7 +50,10 @@ public struct QueueSummary: Sendable, Hashable {
 /// its buffer flags, the variant playing, live figures and cache hits.
 ///
 /// The Server shows the summary fields in queue snapshots and all of them for one item.
-public struct ItemState: Sendable {
+///
+/// An immutable object: snapshots and events share one instance per version of an item, so
+/// that a snapshot of a long queue costs a reference per item, not a copy of each.
+public final class ItemState: Sendable {
     public let item: PlayerItem
     /// The buffer flags at the item's playhead.
     public let buffer: BufferStatus
@@ -58,8 +61,16 @@ public struct ItemState: Sendable {
     public let currentVariantURI: String?
     /// Live figures; nil for items that are not live or have not reported any yet.
     public let live: LiveState?
-    /// Cache hits per access-log entry, parallel to `item.accessLog`.
+    /// Cache hits per access-log entry, parallel to the end of `item.accessLog`.
     let cacheHits: [Int]
+
+    init(item: PlayerItem, buffer: BufferStatus, currentVariantURI: String?, live: LiveState?, cacheHits: [Int]) {
+        self.item = item
+        self.buffer = buffer
+        self.currentVariantURI = currentVariantURI
+        self.live = live
+        self.cacheHits = cacheHits
+    }
 
     public var id: ItemID { item.id }
 

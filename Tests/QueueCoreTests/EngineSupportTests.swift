@@ -2,7 +2,9 @@ import MediaTime
 import QueueCore
 import Testing
 
-@Suite struct DeadlineTests {
+/// What the core offers the engine beyond the commands: the timer's deadline, progress of
+/// long downloads, and cheap queries.
+@Suite struct EngineSupportTests {
     /// Nanoseconds from the clock's reading to the player's next deadline.
     private func delay(_ harness: Harness) -> Int64? {
         harness.player.nextDeadline.map { $0.nanoseconds - harness.clock.monotonicNow().nanoseconds }
@@ -81,5 +83,14 @@ import Testing
         #expect(harness.refuse { player throws(QueueRefusal) in
             try player.report(.transferProgress(bytes: -1, transferDuration: .zero), for: ItemID("a"))
         } == .invalidReport)
+    }
+
+    @Test func itemIDsListThePositionsAskedFor() {
+        let harness = Harness(["a", "b", "c", "d"])
+        #expect(harness.player.itemIDs() == ["a", "b", "c", "d"].map(ItemID.init))
+        #expect(harness.player.itemIDs(from: 1, limit: 2) == ["b", "c"].map(ItemID.init))
+        #expect(harness.player.itemIDs(from: 3, limit: 10) == [ItemID("d")])
+        #expect(harness.player.itemIDs(from: 4).isEmpty && harness.player.itemIDs(from: -1).isEmpty)
+        #expect(harness.player.itemIDs(limit: 0).isEmpty)
     }
 }
