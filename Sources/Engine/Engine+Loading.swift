@@ -75,6 +75,10 @@ extension Engine {
         sessions[item]?.translator = translator
         let id = session.queueID
         for coreReport in translation.reports {
+            switch coreReport {
+            case .mediaRequest(let bytes, _, _), .transferProgress(let bytes, _): bytesTransferred += bytes
+            default: break
+            }
             apply(coreReport, to: item, in: id)
         }
         if !translation.sideEffects.isEmpty { running[id]?.itemStates[item] = nil }
@@ -142,7 +146,8 @@ extension Engine {
     /// Keeps the current item's loader told where the playhead is: at once after a jump,
     /// otherwise once it moved a second or more.
     func updatePlayheadDirectives(in id: QueueID, outcomes: [QueueOutcome]) {
-        guard let item = running[id]?.player.currentItem, let session = sessions[item.id] else { return }
+        guard let current = running[id]?.player.currentItemID, let session = sessions[current],
+              let item = running[id]?.player.item(current) else { return }
         let jumped = outcomes.contains { outcome in
             outcome.notifications.contains { if case .timeJumped(item.id, _) = $0 { true } else { false } }
         }

@@ -293,6 +293,7 @@ extension Engine {
             case .failedToPlayToEndTime(let item, let failure):
                 payloads.append(.failedToPlayToEndTime(itemID: item, error: failure))
             case .playbackStalled(let item):
+                stallCount += 1
                 payloads.append(.playbackStalled(itemID: item))
             case .timeJumped(let item, let to):
                 let from = lastJump[item]

@@ -77,6 +77,10 @@ public actor Engine {
     var reservedEventIDs: Int64
     var isShutDown = false
     var shuffleSeeds = SystemRandomNumberGenerator()
+    /// Stalls since start, for metrics.
+    var stallCount = 0
+    /// Bytes the loaders received since start, for metrics.
+    var bytesTransferred: Int64 = 0
 
     /// Opens (or creates) the database, restores every queue at its saved item and
     /// position, and starts loading their current items.

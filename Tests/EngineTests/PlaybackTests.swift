@@ -125,5 +125,10 @@ import Testing
         let log = try await engine.item(item.id, in: queue).item.accessLog
         #expect(log.last?.numberOfStalls == 1)
         #expect((log.last?.numberOfBytesTransferred ?? 0) > 0)
+        let metrics = await engine.metrics()
+        #expect(metrics.queueCount == 1 && metrics.itemsByStatus["readyToPlay"] == 1)
+        #expect(metrics.stallsTotal == 1)
+        #expect(metrics.bytesTransferredTotal >= log.last?.numberOfBytesTransferred ?? .max)
+        #expect(metrics.eventsTotal == engine.events.publishedCount && metrics.subscriberCount == 1)
     }
 }
