@@ -39,15 +39,22 @@ let package = Package(
         ),
 
         .target(name: "MediaTime"),
+        .target(name: "Playlist", dependencies: ["MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Playlist",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(
+            name: "PlaylistTests",
+            dependencies: ["Playlist", "MediaTime"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -56,6 +63,12 @@ let package = Package(
             name: "MediaTimeBenchmark",
             dependencies: ["BenchmarkSupport", "MediaTime"],
             path: "Benchmarks/MediaTimeBenchmark"
+        ),
+        .executableTarget(
+            name: "PlaylistBenchmark",
+            dependencies: ["BenchmarkSupport", "Playlist", "MediaTime"],
+            path: "Benchmarks/PlaylistBenchmark",
+            exclude: ["compare.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,161 @@
+import MediaTime
+
+/// An instant on the wall clock, as `EXT-X-PROGRAM-DATE-TIME` and `EXT-X-DATERANGE` write it
+/// (ISO 8601 / RFC 3339: `2010-02-19T14:54:23.031+08:00`).
+///
+/// The instant is exact: seconds since 1970-01-01T00:00:00Z as a ``MediaTime``, so that a
+/// date-time extrapolated by adding segment durations never drifts. The time zone of the
+/// text is not kept; the canonical form is UTC (`…Z`) with at least millisecond precision.
+public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var secondsSince1970: MediaTime
+
+    public init(secondsSince1970: MediaTime) {
+        self.secondsSince1970 = secondsSince1970
+    }
+
+    public static func < (lhs: DateTime, rhs: DateTime) -> Bool {
+        lhs.secondsSince1970 < rhs.secondsSince1970
+    }
+
+    /// The instant `duration` later.
+    public static func + (lhs: DateTime, rhs: MediaTime) -> DateTime {
+        DateTime(secondsSince1970: lhs.secondsSince1970 + rhs)
+    }
+
+    /// Parses an ISO 8601 date-time with a time zone (`Z`, `±hh:mm` or `±hhmm`). Fractions of
+    /// a second are exact up to nine digits.
+    public init?(iso8601 text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        guard let parsed = bytes.withUnsafeBufferPointer({ DateTime.parse($0, 0, $0.count) }) else { return nil }
+        self = parsed
+    }
+
+    /// Parses `buffer[start..<end]`.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> DateTime? {
+        var index = start
+        func digits(_ count: Int) -> Int64? {
+            guard end - index >= count else { return nil }
+            var value: Int64 = 0
+            for _ in 0..<count {
+                let digit = buffer[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+                index += 1
+            }
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < end, buffer[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2),
+              expect(UInt8(ascii: "-")), let day = digits(2) else { return nil }
+        guard index < end, buffer[index] | 0x20 == UInt8(ascii: "t") || buffer[index] == UInt8(ascii: " ") else {
+            return nil
+        }
+        index += 1
+        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2),
+              expect(UInt8(ascii: ":")), let second = digits(2) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second <= 60 else { return nil }
+        var fraction = MediaTime.zero
+        if index < end, buffer[index] == UInt8(ascii: ".") || buffer[index] == UInt8(ascii: ",") {
+            let fractionStart = index + 1
+            index = fractionStart
+            while index < end, buffer[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            guard index > fractionStart else { return nil }
+            // Exact up to nanoseconds; further digits are below what any clock here keeps.
+            var value: Int64 = 0
+            var scale: Int64 = 1
+            for position in fractionStart..<min(index, fractionStart + 9) {
+                value = value * 10 + Int64(buffer[position] &- UInt8(ascii: "0"))
+                scale *= 10
+            }
+            fraction = MediaTime(value: value, timescale: Int32(scale))
+        }
+        var offsetSeconds: Int64 = 0
+        guard index < end else { return nil }
+        switch buffer[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign: Int64 = buffer[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = digits(2) else { return nil }
+            _ = expect(UInt8(ascii: ":"))
+            guard let minutes = digits(2), hours < 24, minutes < 60 else { return nil }
+            offsetSeconds = sign * (hours * 3600 + minutes * 60)
+        default:
+            return nil
+        }
+        guard index == end else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        let instant = fraction == .zero ? MediaTime(seconds: whole) : MediaTime(seconds: whole) + fraction
+        guard instant.isNumeric else { return nil }
+        return DateTime(secondsSince1970: instant)
+    }
+
+    /// `2010-02-19T06:54:23.031Z`: UTC, milliseconds at least, more digits when the instant
+    /// has them (up to nanoseconds).
+    public var iso8601: String {
+        let nanoseconds = secondsSince1970.converted(toTimescale: 1_000_000_000, rounding: .down).value ?? 0
+        let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (wholeSeconds, fractionNanos) = fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
+        let (days, secondOfDay) = Self.floorDivision(wholeSeconds, 86_400)
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        var text = Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + "T"
+        text += Self.padded(secondOfDay / 3600, 2) + ":" + Self.padded(secondOfDay / 60 % 60, 2) + ":"
+        text += Self.padded(secondOfDay % 60, 2) + "."
+        var digits = Self.padded(fractionNanos, 9)
+        while digits.count > 3 && digits.last == "0" { digits.removeLast() }
+        return text + digits + "Z"
+    }
+
+    public var description: String { iso8601 }
+
+    private static func padded(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    private static func floorDivision(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+        let (q, r) = a.quotientAndRemainder(dividingBy: b)
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
