@@ -256,21 +256,3 @@ public struct MediaInitializationSection: Sendable, Hashable {
     /// The URI resolved against the playlist URL.
     public var url: String { BaseURL.resolve(uri, against: base) }
 }
-
-/// An immutable value shared by many segments (the map in force), so that 100,000 segments
-/// under one `EXT-X-MAP` hold one reference instead of 100,000 copies.
-final class SharedValue<Value: Sendable & Hashable>: Sendable, Hashable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    static func == (lhs: SharedValue, rhs: SharedValue) -> Bool {
-        lhs === rhs || lhs.value == rhs.value
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
-    }
-}

@@ -100,25 +100,56 @@ public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// `2010-02-19T06:54:23.031Z`: UTC, milliseconds at least, more digits when the instant
     /// has them (up to nanoseconds).
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601`` without building a string.
+    func appendISO8601(to bytes: inout [UInt8]) {
         let nanoseconds = secondsSince1970.converted(toTimescale: 1_000_000_000, rounding: .down).value ?? 0
         let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
         let (wholeSeconds, fractionNanos) = fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
         let (days, secondOfDay) = Self.floorDivision(wholeSeconds, 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        var text = Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2) + "T"
-        text += Self.padded(secondOfDay / 3600, 2) + ":" + Self.padded(secondOfDay / 60 % 60, 2) + ":"
-        text += Self.padded(secondOfDay % 60, 2) + "."
-        var digits = Self.padded(fractionNanos, 9)
-        while digits.count > 3 && digits.last == "0" { digits.removeLast() }
-        return text + digits + "Z"
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var value = value
+            if value >= divisor * 10 {
+                // Years past 9999: every digit.
+                for character in String(value).utf8 { bytes.append(character) }
+                return
+            }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        digits(max(year, 0), 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        var fractionDigits = 9
+        var trimmed = fractionNanos
+        while fractionDigits > 3 && trimmed % 10 == 0 {
+            trimmed /= 10
+            fractionDigits -= 1
+        }
+        digits(trimmed, fractionDigits)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     public var description: String { iso8601 }
-
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
 
     private static func floorDivision(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let (q, r) = a.quotientAndRemainder(dividingBy: b)

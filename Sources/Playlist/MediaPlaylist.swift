@@ -127,14 +127,15 @@ public struct MediaPlaylist: Sendable, Hashable {
             }
             start += segments[index].duration
         }
-        extrapolateDatesBackward()
+        var first = 0
+        while first < segments.count && !segments[first].hasExplicitProgramDateTime { first += 1 }
+        if first < segments.count { extrapolateDatesBackward(from: first) }
         assert(checkInvariants())
     }
 
-    /// Gives the segments before the first dated one a date counted back from it.
-    mutating func extrapolateDatesBackward() {
-        guard let first = segments.firstIndex(where: \.hasExplicitProgramDateTime),
-              let date = segments[first].programDateTime else { return }
+    /// Gives the segments before `first`, the first dated one, a date counted back from it.
+    mutating func extrapolateDatesBackward(from first: Int) {
+        guard let date = segments[first].programDateTime else { return }
         let anchor = segments[first].startTime
         for index in 0..<first {
             segments[index].programDateTime = date + (segments[index].startTime - anchor)

@@ -6,7 +6,8 @@ import MediaTime
 /// - its position: ``mediaSequenceNumber`` and ``discontinuitySequence``;
 /// - its timing: ``startTime`` (the exact sum of the durations before it, from the first
 ///   segment of the playlist) and ``duration``;
-/// - the state in force: ``keys``, ``map``, ``bitrate``;
+/// - the state in force: ``keys``, ``map``, ``bitrate``, held in one reference shared by
+///   the consecutive segments they apply to, so a segment stays small;
 /// - its ``byteRange`` with the offset resolved, and its ``programDateTime``, given by a tag
 ///   or extrapolated from the nearest segment that has one.
 ///
@@ -16,63 +17,141 @@ import MediaTime
 /// reads the values a tag carries (duration, title, flags, ranges, keys, map, bitrate, a date
 /// given by a tag), never the derived ones.
 public struct MediaSegment: Sendable, Hashable {
-    /// The URI line, after variable substitution.
-    public var uri: String
+    // Stored properties are ordered so that the flags fill the padding after `duration`:
+    // 100,000 segments must stay within a few times the playlist's size.
+
     /// The `EXTINF` duration, exact.
     public var duration: MediaTime
-    /// The `EXTINF` title; empty when there is none.
-    public var title: String
     /// Preceded by `EXT-X-DISCONTINUITY`.
     public var isDiscontinuity: Bool
     /// `EXT-X-GAP`: the segment is missing and must not be loaded.
     public var isGap: Bool
-    /// The byte range, offset resolved; nil for the whole resource.
-    public var byteRange: ByteRange?
-    /// The `EXT-X-KEY` tags in force, one per key format; empty when unencrypted
-    /// (`METHOD=NONE` clears them).
-    public var keys: [EncryptionKey]
-    /// The `EXT-X-BITRATE` in force, in kilobits per second.
-    public var bitrate: Int?
-    /// The date-time of the segment's first sample.
-    public var programDateTime: DateTime?
     /// Whether ``programDateTime`` was given by a tag on this segment (otherwise extrapolated).
     public var hasExplicitProgramDateTime: Bool
-    /// `EXT-X-PART` tags of the segment, in order (Low-Latency HLS).
-    public var parts: [PartialSegment]
-    /// Unknown tags and comments written just before this segment's tags, in order.
-    public var precedingLines: [PreservedLine]
-
+    public internal(set) var startTime: MediaTime
+    /// The date-time of the segment's first sample.
+    public var programDateTime: DateTime?
+    /// The byte range's length, or -1 for the whole resource, and its resolved offset.
+    var byteRangeLength: Int
+    var byteRangeOffset: Int
     public internal(set) var mediaSequenceNumber: Int
     public internal(set) var discontinuitySequence: Int
-    public internal(set) var startTime: MediaTime
-    /// Where the segment's first line is in the source.
-    public var position: SourcePosition
-
-    var mapStorage: SharedValue<MediaInitializationSection>?
-    var base: BaseURL?
+    /// The keys, map, bitrate and base URL in force, shared with the neighbouring segments.
+    var context: SegmentContext
+    /// What most segments do not have: parts, preserved lines, a title, a URI that is not a
+    /// span of the source.
+    var extras: SegmentExtras?
+    /// The URI line as a span of the source text, so that parsing a segment builds no
+    /// string; ``TextSpan/owned`` when the URI is in ``extras``.
+    var uriSpan: TextSpan
 
     /// A segment with the given URI and duration; sequence numbers and times are set when it
     /// is placed in a playlist (``MediaPlaylist/recomputeTimeline()``).
     public init(uri: String, duration: MediaTime, title: String = "") {
-        self.uri = uri
         self.duration = duration
-        self.title = title
         isDiscontinuity = false
         isGap = false
-        keys = []
         hasExplicitProgramDateTime = false
-        parts = []
-        precedingLines = []
+        startTime = .zero
+        byteRangeLength = -1
+        byteRangeOffset = 0
         mediaSequenceNumber = 0
         discontinuitySequence = 0
-        startTime = .zero
-        position = .none
+        context = .empty
+        uriSpan = .owned
+        extras = SegmentExtras.make(parts: [], precedingLines: [], title: title.isEmpty ? nil : .owned(title), uri: uri)
+    }
+
+    /// Every stored property, for the parser.
+    init(uri: TextSpan, duration: MediaTime, isDiscontinuity: Bool, isGap: Bool, byteRange: ByteRange?,
+         programDateTime: DateTime?, hasExplicitProgramDateTime: Bool, mediaSequenceNumber: Int,
+         discontinuitySequence: Int, startTime: MediaTime, context: SegmentContext, extras: SegmentExtras?) {
+        self.duration = duration
+        self.isDiscontinuity = isDiscontinuity
+        self.isGap = isGap
+        self.hasExplicitProgramDateTime = hasExplicitProgramDateTime
+        self.startTime = startTime
+        self.programDateTime = programDateTime
+        byteRangeLength = byteRange?.length ?? -1
+        byteRangeOffset = byteRange?.offset ?? 0
+        self.mediaSequenceNumber = mediaSequenceNumber
+        self.discontinuitySequence = discontinuitySequence
+        self.context = context
+        self.extras = extras
+        uriSpan = uri
+    }
+
+    /// The byte range, offset resolved; nil for the whole resource.
+    public var byteRange: ByteRange? {
+        get { byteRangeLength < 0 ? nil : ByteRange(length: byteRangeLength, offset: byteRangeOffset) }
+        set {
+            byteRangeLength = newValue.map { max(0, $0.length) } ?? -1
+            byteRangeOffset = newValue?.offset ?? 0
+        }
+    }
+
+    /// The URI line, after variable substitution.
+    public var uri: String {
+        get { uriSpan.isOwned ? extras?.uri ?? "" : context.string(.source(uriSpan)) }
+        set {
+            uriSpan = .owned
+            extras = SegmentExtras.make(parts: parts, precedingLines: precedingLines, title: extras?.title, uri: newValue)
+        }
+    }
+
+    /// The `EXTINF` title; empty when there is none.
+    public var title: String {
+        get { extras?.title.map(context.string) ?? "" }
+        set {
+            extras = SegmentExtras.make(parts: parts, precedingLines: precedingLines,
+                                        title: newValue.isEmpty ? nil : .owned(newValue), uri: extras?.uri)
+        }
+    }
+
+    /// Appends the URI's bytes without building a string.
+    func appendURI(to output: inout [UInt8]) {
+        context.append(uriSpan.isOwned ? .owned(extras?.uri ?? "") : .source(uriSpan), to: &output)
+    }
+
+    /// Appends the title's bytes without building a string.
+    func appendTitle(to output: inout [UInt8]) {
+        if let title = extras?.title { context.append(title, to: &output) }
+    }
+
+    /// The `EXT-X-KEY` tags in force, one per key format; empty when unencrypted
+    /// (`METHOD=NONE` clears them).
+    public var keys: [EncryptionKey] {
+        get { context.keys }
+        set { context = context.with(keys: newValue) }
     }
 
     /// The `EXT-X-MAP` in force.
     public var map: MediaInitializationSection? {
-        get { mapStorage?.value }
-        set { mapStorage = newValue.map(SharedValue.init) }
+        get { context.map }
+        set { context = context.with(map: newValue) }
+    }
+
+    /// The `EXT-X-BITRATE` in force, in kilobits per second.
+    public var bitrate: Int? {
+        get { context.bitrate }
+        set { context = context.with(bitrate: newValue) }
+    }
+
+    /// `EXT-X-PART` tags of the segment, in order (Low-Latency HLS).
+    public var parts: [PartialSegment] {
+        get { extras?.parts ?? [] }
+        set { extras = SegmentExtras.make(parts: newValue, precedingLines: precedingLines, title: extras?.title, uri: extras?.uri) }
+    }
+
+    /// Unknown tags and comments written just before this segment's tags, in order.
+    public var precedingLines: [PreservedLine] {
+        get { extras?.precedingLines ?? [] }
+        set { extras = SegmentExtras.make(parts: parts, precedingLines: newValue, title: extras?.title, uri: extras?.uri) }
+    }
+
+    var base: BaseURL? {
+        get { context.base }
+        set { context = context.with(base: newValue) }
     }
 
     /// The URI resolved against the playlist URL.
@@ -83,6 +162,156 @@ public struct MediaSegment: Sendable, Hashable {
 
     /// The typed ad markers among ``precedingLines``.
     public var adMarkers: [AdMarker] { precedingLines.compactMap(\.adMarker) }
+
+    public static func == (lhs: MediaSegment, rhs: MediaSegment) -> Bool {
+        lhs.duration == rhs.duration && lhs.isDiscontinuity == rhs.isDiscontinuity && lhs.isGap == rhs.isGap
+            && lhs.byteRange == rhs.byteRange && lhs.programDateTime == rhs.programDateTime
+            && lhs.hasExplicitProgramDateTime == rhs.hasExplicitProgramDateTime
+            && lhs.mediaSequenceNumber == rhs.mediaSequenceNumber
+            && lhs.discontinuitySequence == rhs.discontinuitySequence && lhs.startTime == rhs.startTime
+            && lhs.context == rhs.context && lhs.parts == rhs.parts && lhs.precedingLines == rhs.precedingLines
+            && lhs.uri == rhs.uri && lhs.title == rhs.title
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uri)
+        hasher.combine(duration)
+        hasher.combine(title)
+        hasher.combine(byteRange)
+        hasher.combine(mediaSequenceNumber)
+    }
+}
+
+/// A span of the playlist's source text, in bytes.
+struct TextSpan: Sendable, Hashable {
+    var offset: UInt32
+    var length: UInt32
+
+    /// The marker for text kept as a string elsewhere.
+    static let owned = TextSpan(offset: 0, length: .max)
+
+    var isOwned: Bool { length == .max }
+}
+
+/// A segment's text: a span of the playlist's source, or a string set in code or produced by
+/// variable substitution.
+enum SegmentText: Sendable, Hashable {
+    case source(TextSpan)
+    case owned(String)
+}
+
+/// The bytes a playlist was parsed from, shared by the segments that keep spans of it.
+final class SourceText: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+}
+
+/// The state a segment inherits from the tags before it. Immutable and shared: a change makes
+/// a new instance, so 100,000 segments under one key hold one reference.
+final class SegmentContext: Sendable, Hashable {
+    let keys: [EncryptionKey]
+    let map: MediaInitializationSection?
+    let bitrate: Int?
+    let base: BaseURL?
+    /// The text the segments' spans point into. Not part of equality: only the strings are.
+    let source: SourceText?
+
+    static let empty = SegmentContext(keys: [], map: nil, bitrate: nil, base: nil, source: nil)
+
+    init(keys: [EncryptionKey], map: MediaInitializationSection?, bitrate: Int?, base: BaseURL?, source: SourceText?) {
+        self.keys = keys
+        self.map = map
+        self.bitrate = bitrate
+        self.base = base
+        self.source = source
+    }
+
+    func with(keys: [EncryptionKey]) -> SegmentContext {
+        SegmentContext(keys: keys, map: map, bitrate: bitrate, base: base, source: source)
+    }
+
+    func with(map: MediaInitializationSection?) -> SegmentContext {
+        SegmentContext(keys: keys, map: map, bitrate: bitrate, base: base, source: source)
+    }
+
+    func with(bitrate: Int?) -> SegmentContext {
+        SegmentContext(keys: keys, map: map, bitrate: bitrate, base: base, source: source)
+    }
+
+    func with(base: BaseURL?) -> SegmentContext {
+        SegmentContext(keys: keys, map: map, bitrate: bitrate, base: base, source: source)
+    }
+
+    func string(_ text: SegmentText) -> String {
+        switch text {
+        case .owned(let string):
+            return string
+        case .source(let span):
+            guard let source, span.length > 0 else { return "" }
+            return source.bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)]),
+                       as: UTF8.self)
+            }
+        }
+    }
+
+    /// Appends the text's bytes without building a string.
+    func append(_ text: SegmentText, to output: inout [UInt8]) {
+        switch text {
+        case .owned(var string):
+            string.withUTF8 { output.append(contentsOf: $0) }
+        case .source(let span):
+            guard let source, span.length > 0 else { return }
+            source.bytes.withUnsafeBufferPointer {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)]))
+            }
+        }
+    }
+
+    static func == (lhs: SegmentContext, rhs: SegmentContext) -> Bool {
+        lhs === rhs || (lhs.keys == rhs.keys && lhs.map == rhs.map && lhs.bitrate == rhs.bitrate && lhs.base == rhs.base)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(keys)
+        hasher.combine(map)
+        hasher.combine(bitrate)
+    }
+}
+
+/// What a segment rarely has: parts, preserved lines, a title, a URI that is not a span of the
+/// source. Nil in the segment when it has none of them.
+final class SegmentExtras: Sendable, Hashable {
+    let parts: [PartialSegment]
+    let precedingLines: [PreservedLine]
+    let title: SegmentText?
+    let uri: String?
+
+    private init(parts: [PartialSegment], precedingLines: [PreservedLine], title: SegmentText?, uri: String?) {
+        self.parts = parts
+        self.precedingLines = precedingLines
+        self.title = title
+        self.uri = uri
+    }
+
+    static func make(parts: [PartialSegment], precedingLines: [PreservedLine], title: SegmentText?,
+                     uri: String?) -> SegmentExtras? {
+        parts.isEmpty && precedingLines.isEmpty && title == nil && uri == nil
+            ? nil : SegmentExtras(parts: parts, precedingLines: precedingLines, title: title, uri: uri)
+    }
+
+    // Title and URI take part in equality through the segment's strings.
+    static func == (lhs: SegmentExtras, rhs: SegmentExtras) -> Bool {
+        lhs === rhs || (lhs.parts == rhs.parts && lhs.precedingLines == rhs.precedingLines)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(parts)
+        hasher.combine(precedingLines)
+    }
 }
 
 /// `EXT-X-PART`: a partial segment (Low-Latency HLS).

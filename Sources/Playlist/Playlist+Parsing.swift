@@ -10,20 +10,21 @@ extension Playlist {
     /// reported and replaced).
     public static func parse(bytes: [UInt8], options: ParseOptions = ParseOptions()) -> ParseResult {
         let base = options.baseURL.map(BaseURL.init)
+        let source = SourceText(bytes)
         var result = bytes.withUnsafeBufferPointer { buffer in
-            parse(buffer: buffer, options: options, base: base)
+            parse(buffer: buffer, source: source, options: options, base: base)
         }
         let parsed = result.playlist
-        let source = RetainedSource(box: SourceBox(bytes: bytes, parsed: parsed))
+        let retained = RetainedSource(box: SourceBox(bytes: bytes, parsed: parsed))
         switch parsed {
         case .media(var playlist):
-            playlist.source = source
+            playlist.source = retained
             result.playlist = .media(playlist)
         case .multivariant(var playlist):
-            playlist.source = source
+            playlist.source = retained
             result.playlist = .multivariant(playlist)
         case .m3u(var playlist):
-            playlist.source = source
+            playlist.source = retained
             result.playlist = .m3u(playlist)
         }
         return result
@@ -47,9 +48,11 @@ extension Playlist {
         case media, multivariant, m3u
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, options: ParseOptions, base: BaseURL?) -> ParseResult {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, source: SourceText, options: ParseOptions,
+                              base: BaseURL?) -> ParseResult {
         let hasByteOrderMark = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
-        var core = ParserCore(bytes: buffer, startOffset: hasByteOrderMark ? 3 : 0, mode: options.mode, base: base)
+        var core = ParserCore(bytes: buffer, source: source, startOffset: hasByteOrderMark ? 3 : 0, mode: options.mode,
+                              base: base)
         let kind = detectKind(core)
         if let invalid = firstInvalidUTF8Offset(buffer) {
             let line = buffer[..<invalid].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }

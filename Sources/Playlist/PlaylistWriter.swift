@@ -121,51 +121,64 @@ public enum PlaylistWriter {
         var previousKeys: [EncryptionKey] = []
         var previousMap: MediaInitializationSection?
         var previousBitrate: Int?
-        for (index, segment) in playlist.segments.enumerated() {
-            while dateRangeIndex < playlist.dateRanges.count, playlist.dateRanges[dateRangeIndex].segmentIndex <= index {
-                writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
-                dateRangeIndex += 1
-            }
-            writeLines(segment.precedingLines, to: &output)
-            if segment.keys != previousKeys {
-                if segment.keys.isEmpty {
-                    output.line("#EXT-X-KEY:METHOD=NONE")
-                } else {
-                    for key in segment.keys { writeKey(key, tag: "#EXT-X-KEY:", to: &output) }
+        var previousContext = SegmentContext.empty
+        // Through a pointer: reading fields in place copies no segment and retains nothing.
+        playlist.segments.withUnsafeBufferPointer { segments in
+            for index in segments.indices {
+                let segment = segments.baseAddress.unsafelyUnwrapped + index
+                while dateRangeIndex < playlist.dateRanges.count, playlist.dateRanges[dateRangeIndex].segmentIndex <= index {
+                    writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
+                    dateRangeIndex += 1
                 }
-                previousKeys = segment.keys
-            }
-            if let map = segment.mapStorage, map.value != previousMap {
-                var attributes = AttributeWriter(tag: "#EXT-X-MAP:")
-                attributes.quoted("URI", map.value.uri)
-                if let range = map.value.byteRange { attributes.quoted("BYTERANGE", range.description) }
-                attributes.others(map.value.otherAttributes)
-                attributes.end(into: &output)
-                previousMap = map.value
-            }
-            if segment.isDiscontinuity { output.line("#EXT-X-DISCONTINUITY") }
-            if segment.hasExplicitProgramDateTime, let date = segment.programDateTime {
-                output.append("#EXT-X-PROGRAM-DATE-TIME:")
-                output.line(date.iso8601)
-            }
-            if segment.isGap { output.line("#EXT-X-GAP") }
-            if let bitrate = segment.bitrate, bitrate != previousBitrate {
-                output.tag("#EXT-X-BITRATE:", bitrate)
-            }
-            previousBitrate = segment.bitrate
-            for part in segment.parts { writePart(part, to: &output) }
-            if let range = segment.byteRange {
-                output.append("#EXT-X-BYTERANGE:")
-                output.integer(range.length)
-                output.byte(UInt8(ascii: "@"))
-                output.integer(range.offset)
+                if let extras = segment.pointee.extras { writeLines(extras.precedingLines, to: &output) }
+                if segment.pointee.isDiscontinuity { output.line("#EXT-X-DISCONTINUITY") }
+                // Most segments share their neighbour's context: nothing changes, nothing to write.
+                if segment.pointee.context !== previousContext {
+                    let context = segment.pointee.context
+                    if context.keys != previousKeys {
+                        if context.keys.isEmpty {
+                            output.line("#EXT-X-KEY:METHOD=NONE")
+                        } else {
+                            for key in context.keys { writeKey(key, tag: "#EXT-X-KEY:", to: &output) }
+                        }
+                        previousKeys = context.keys
+                    }
+                    if let map = context.map, map != previousMap {
+                        var attributes = AttributeWriter(tag: "#EXT-X-MAP:")
+                        attributes.quoted("URI", map.uri)
+                        if let range = map.byteRange { attributes.quoted("BYTERANGE", range.description) }
+                        attributes.others(map.otherAttributes)
+                        attributes.end(into: &output)
+                        previousMap = map
+                    }
+                    if let bitrate = context.bitrate, bitrate != previousBitrate {
+                        output.tag("#EXT-X-BITRATE:", bitrate)
+                    }
+                    previousBitrate = context.bitrate
+                    previousContext = context
+                }
+                if segment.pointee.hasExplicitProgramDateTime, let date = segment.pointee.programDateTime {
+                    output.append("#EXT-X-PROGRAM-DATE-TIME:")
+                    date.appendISO8601(to: &output.bytes)
+                    output.newline()
+                }
+                if segment.pointee.isGap { output.line("#EXT-X-GAP") }
+                if let extras = segment.pointee.extras { for part in extras.parts { writePart(part, to: &output) } }
+                if let range = segment.pointee.byteRange {
+                    output.append("#EXT-X-BYTERANGE:")
+                    output.integer(range.length)
+                    output.byte(UInt8(ascii: "@"))
+                    output.integer(range.offset)
+                    output.newline()
+                }
+                output.append("#EXTINF:")
+                output.decimal(segment.pointee.duration)
+                output.byte(UInt8(ascii: ","))
+                segment.pointee.appendTitle(to: &output.bytes)
+                output.newline()
+                segment.pointee.appendURI(to: &output.bytes)
                 output.newline()
             }
-            output.append("#EXTINF:")
-            output.decimal(segment.duration)
-            output.byte(UInt8(ascii: ","))
-            output.line(segment.title)
-            output.line(segment.uri)
         }
         while dateRangeIndex < playlist.dateRanges.count {
             writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)

@@ -78,8 +78,8 @@ private func allInputs() throws -> [(name: String, bytes: [UInt8], options: Pars
             #EXT-X-BYTERANGE:90000@100720
             #EXTINF:6.006,
             main.mp4
-            #EXT-X-MAP:URI="other.mp4"
             #EXT-X-DISCONTINUITY
+            #EXT-X-MAP:URI="other.mp4"
             #EXT-X-BITRATE:1500
             #EXT-X-BYTERANGE:80000@0
             #EXTINF:5.005,

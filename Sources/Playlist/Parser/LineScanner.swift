@@ -15,6 +15,9 @@ struct ParserCore {
     let bytes: UnsafeBufferPointer<UInt8>
     let mode: ValidationMode
     let base: BaseURL?
+    /// The bytes as an object segments can keep spans of; nil when they are too large for
+    /// 32-bit offsets.
+    let source: SourceText?
     var offset: Int
     var lineNumber = 0
     var diagnostics: [Diagnostic] = []
@@ -23,8 +26,9 @@ struct ParserCore {
     /// The highest protocol version a feature in use needs, what needs it, and where.
     var requiredVersion: (version: Int, feature: String, line: Int) = (1, "", 0)
 
-    init(bytes: UnsafeBufferPointer<UInt8>, startOffset: Int, mode: ValidationMode, base: BaseURL?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: SourceText?, startOffset: Int, mode: ValidationMode, base: BaseURL?) {
         self.bytes = bytes
+        self.source = bytes.count <= Int(UInt32.max) ? source : nil
         self.offset = startOffset
         self.mode = mode
         self.base = base
@@ -133,6 +137,43 @@ struct ParserCore {
         report(.versionTooLow, line: declared == nil ? requiredVersion.line : line,
                "\(requiredVersion.feature) on line \(requiredVersion.line) needs EXT-X-VERSION \(requiredVersion.version) or higher, "
                    + (declared == nil ? "but the playlist has no EXT-X-VERSION (version 1)" : "but the playlist declares \(declaredVersion)"))
+    }
+
+    /// `buffer[start..<end]` as segment text: a span of the source unless it holds a variable
+    /// reference, which makes a substituted string.
+    @inline(__always)
+    mutating func segmentText(_ start: Int, _ end: Int, line: Line) -> SegmentText {
+        guard source != nil, !containsBrace(start, end) else { return .owned(substituted(start, end, line: line)) }
+        return .source(span(start, end))
+    }
+
+    /// `buffer[start..<end]` as a span of the source, or a string when there is no source
+    /// to point into. No variable substitution (titles have none).
+    func plainText(_ start: Int, _ end: Int) -> SegmentText {
+        source == nil ? .owned(string(start, end)) : .source(span(start, end))
+    }
+
+    @inline(__always)
+    func span(_ start: Int, _ end: Int) -> TextSpan {
+        TextSpan(offset: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end - start))
+    }
+
+    /// Whether `{` occurs in `buffer[start..<end]`, eight bytes at a time: only then can the
+    /// text hold a variable reference.
+    @inline(__always)
+    func containsBrace(_ start: Int, _ end: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = start
+        while index + 8 <= end {
+            let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x7B7B_7B7B_7B7B_7B7B
+            if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { return true }
+            index += 8
+        }
+        while index < end {
+            if base[index] == UInt8(ascii: "{") { return true }
+            index += 1
+        }
+        return false
     }
 
     // MARK: Variables

@@ -13,13 +13,15 @@ struct MediaPlaylistParser {
     /// `targetDuration + 0.5`: a duration at or past it rounds above the target.
     private var roundingLimit = MediaTime.zero
     private var pending = PendingSegment()
-    private var keys: [EncryptionKey] = []
-    private var map: SharedValue<MediaInitializationSection>?
-    private var bitrate: Int?
+    /// The keys, map and bitrate in force, shared by the segments they apply to.
+    private var context: SegmentContext
     private var nextStart = MediaTime.zero
     private var discontinuity = 0
     private var lastDated: (date: DateTime, start: MediaTime)?
     private var sequenceTagAfterSegment = false
+    private var firstDatedIndex: Int?
+    /// The segments so far; moved into the playlist at the end.
+    private var segments: [MediaSegment] = []
     private var firstPartLine: Int?
 
     /// The tags read for the segment being built.
@@ -40,11 +42,12 @@ struct MediaPlaylistParser {
         self.core = core
         self.options = options
         playlist.base = core.base
+        context = SegmentContext(keys: [], map: nil, bitrate: nil, base: core.base, source: core.source)
     }
 
     mutating func parse() -> MediaPlaylist {
         _ = core.readHeader()
-        playlist.segments.reserveCapacity(estimatedSegmentCount())
+        segments.reserveCapacity(estimatedSegmentCount())
         while let line = core.nextLine() {
             if line.start == line.end { continue }
             if core.bytes[line.start] != UInt8(ascii: "#") {
@@ -95,56 +98,56 @@ struct MediaPlaylistParser {
     }
 
     private mutating func appendSegment(uriLine line: Line) {
-        let uri = core.substituted(line.start, line.end, line: line)
-        let position = pending.extinfLine != 0 ? pending.extinfLine : line.number
+        let uri = core.segmentText(line.start, line.end, line: line)
+        let extinfLine = pending.extinfLine != 0 ? pending.extinfLine : line.number
         let duration: MediaTime
         if let given = pending.duration {
             duration = given
         } else {
-            core.report(.missingRequiredTag, line: line.number, "the segment \(uri) has no EXTINF before it")
+            core.report(.missingRequiredTag, line: line.number, "the segment \(context.string(uri)) has no EXTINF before it")
             duration = .zero
         }
-        var segment = MediaSegment(uri: uri, duration: duration,
-                                   title: pending.titleEnd > pending.titleStart ? core.string(pending.titleStart, pending.titleEnd) : "")
         if targetDurationKnown && duration >= roundingLimit {
-            reportOverTarget(duration, line: position)
+            reportOverTarget(duration, line: extinfLine)
         }
+        var byteRange: ByteRange?
         if let range = pending.byteRange {
             var offset = range.offset ?? 0
             if range.offset == nil {
-                if let previous = playlist.segments.last, previous.uri == uri, let previousRange = previous.byteRange {
+                if let previous = segments.last, previous.uri == context.string(uri), let previousRange = previous.byteRange {
                     offset = previousRange.end
                 } else {
                     core.report(.byteRangeWithoutOffset, line: range.line,
                                 "EXT-X-BYTERANGE has no offset, and the previous segment is not a sub-range of the same resource")
                 }
             }
-            segment.byteRange = ByteRange(length: range.length, offset: offset)
+            byteRange = ByteRange(length: range.length, offset: offset)
         }
-        if pending.isDiscontinuity {
-            segment.isDiscontinuity = true
-            discontinuity += 1
-        }
-        segment.isGap = pending.isGap
-        segment.keys = keys
-        segment.mapStorage = map
-        segment.bitrate = bitrate
-        segment.parts = pending.parts
-        segment.precedingLines = pending.precedingLines
-        segment.base = core.base
-        segment.mediaSequenceNumber = playlist.mediaSequence + playlist.segments.count
-        segment.discontinuitySequence = playlist.discontinuitySequence + discontinuity
-        segment.startTime = nextStart
-        segment.position = SourcePosition(line: position)
+        if pending.isDiscontinuity { discontinuity += 1 }
+        var programDateTime: DateTime?
         if let date = pending.programDateTime {
-            segment.programDateTime = date
-            segment.hasExplicitProgramDateTime = true
+            programDateTime = date
             lastDated = (date, nextStart)
+            if firstDatedIndex == nil { firstDatedIndex = segments.count }
         } else if let lastDated {
-            segment.programDateTime = lastDated.date + (nextStart - lastDated.start)
+            programDateTime = lastDated.date + (nextStart - lastDated.start)
         }
+        var uriSpan = TextSpan.owned
+        var ownedURI: String?
+        switch uri {
+        case .source(let span): uriSpan = span
+        case .owned(let string): ownedURI = string
+        }
+        let title = pending.titleEnd > pending.titleStart ? core.plainText(pending.titleStart, pending.titleEnd) : nil
+        segments.append(MediaSegment(
+            uri: uriSpan, duration: duration, isDiscontinuity: pending.isDiscontinuity, isGap: pending.isGap,
+            byteRange: byteRange, programDateTime: programDateTime,
+            hasExplicitProgramDateTime: pending.programDateTime != nil,
+            mediaSequenceNumber: playlist.mediaSequence + segments.count,
+            discontinuitySequence: playlist.discontinuitySequence + discontinuity, startTime: nextStart, context: context,
+            extras: SegmentExtras.make(parts: pending.parts, precedingLines: pending.precedingLines, title: title,
+                                       uri: ownedURI)))
         nextStart += duration
-        playlist.segments.append(segment)
         pending = PendingSegment()
     }
 
@@ -187,12 +190,13 @@ struct MediaPlaylistParser {
             playlist.targetDuration = integerValue(line, valueStart, tag) ?? 0
             targetDurationKnown = true
             roundingLimit = MediaTime(value: Int64(playlist.targetDuration) * 2 + 1, timescale: 2)
-            for segment in playlist.segments where segment.duration >= roundingLimit {
-                reportOverTarget(segment.duration, line: segment.position.line)
+            // Segments read before the tag: reported on the tag's line.
+            for segment in segments where segment.duration >= roundingLimit {
+                reportOverTarget(segment.duration, line: line.number)
             }
         case .mediaSequence, .discontinuitySequence:
             let value = integerValue(line, valueStart, tag) ?? 0
-            if !playlist.segments.isEmpty {
+            if !segments.isEmpty {
                 core.report(.sequenceTagAfterSegment, line: line.number, "#\(tag.name) must appear before the first segment")
                 sequenceTagAfterSegment = true
             }
@@ -251,7 +255,7 @@ struct MediaPlaylistParser {
         case .gap:
             pending.isGap = true
         case .bitrate:
-            bitrate = integerValue(line, valueStart, tag)
+            context = context.with(bitrate: integerValue(line, valueStart, tag))
         case .part:
             readPart(line, valueStart)
         case .dateRange:
@@ -303,12 +307,14 @@ struct MediaPlaylistParser {
     private mutating func readKey(_ line: Line, _ valueStart: Int) {
         guard let key = core.encryptionKey(line, valueStart, tagName: "EXT-X-KEY") else { return }
         if key.method == .none {
-            keys = []
+            context = context.with(keys: [])
         } else {
             // One key per format: a new key replaces the one of its format.
             let format = key.keyFormat ?? "identity"
+            var keys = context.keys
             keys.removeAll { ($0.keyFormat ?? "identity") == format }
             keys.append(key)
+            context = context.with(keys: keys)
         }
     }
 
@@ -324,7 +330,7 @@ struct MediaPlaylistParser {
         }
         section.otherAttributes = core.remaining(list)
         section.base = core.base
-        map = SharedValue(section)
+        context = context.with(map: section)
         if playlist.isIFramesOnly {
             core.require(version: 5, for: "EXT-X-MAP", line: line.number)
         } else {
@@ -343,7 +349,7 @@ struct MediaPlaylistParser {
         if let range = core.byteRange(&list, "BYTERANGE") {
             var offset = range.offset ?? 0
             if range.offset == nil {
-                let previous = pending.parts.last ?? playlist.segments.last?.parts.last
+                let previous = pending.parts.last ?? segments.last?.parts.last
                 if let previous, previous.uri == part.uri, let previousRange = previous.byteRange {
                     offset = previousRange.end
                 } else {
@@ -378,7 +384,7 @@ struct MediaPlaylistParser {
             core.report(.invalidAttributeValue, line: line.number, "START-DATE must be an ISO 8601 date-time")
         }
         var range = DateRange(id: id ?? "", startDate: startDate ?? DateTime(secondsSince1970: .zero),
-                              segmentIndex: playlist.segments.count)
+                              segmentIndex: segments.count)
         range.classValue = core.quoted(&list, "CLASS")
         range.cue = core.quoted(&list, "CUE").map { $0.split(separator: ",").map(String.init) } ?? []
         if let endText = core.quoted(&list, "END-DATE") {
@@ -407,6 +413,8 @@ struct MediaPlaylistParser {
     // MARK: End
 
     private mutating func finish() {
+        playlist.segments = segments
+        segments = []
         playlist.trailingLines = pending.precedingLines
         playlist.trailingParts = pending.parts
         if pending.duration != nil {
@@ -427,8 +435,8 @@ struct MediaPlaylistParser {
         }
         if sequenceTagAfterSegment {
             playlist.recomputeTimeline()
-        } else {
-            playlist.extrapolateDatesBackward()
+        } else if let firstDatedIndex {
+            playlist.extrapolateDatesBackward(from: firstDatedIndex)
         }
         core.checkVersion(declared: playlist.version, line: versionLine)
         assert(playlist.checkInvariants())
