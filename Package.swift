@@ -55,6 +55,7 @@ let package = Package(
             dependencies: ["Playlist", "MediaTime"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "HLSQCommandTests", dependencies: ["hlsq"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
