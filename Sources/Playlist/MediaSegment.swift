@@ -31,15 +31,12 @@ public struct MediaSegment: Sendable, Hashable {
     public internal(set) var startTime: MediaTime
     /// The date-time of the segment's first sample.
     public var programDateTime: DateTime?
-    /// The byte range's length, or -1 for the whole resource, and its resolved offset.
-    var byteRangeLength: Int
-    var byteRangeOffset: Int
     public internal(set) var mediaSequenceNumber: Int
     public internal(set) var discontinuitySequence: Int
     /// The keys, map, bitrate and base URL in force, shared with the neighbouring segments.
     var context: SegmentContext
-    /// What most segments do not have: parts, preserved lines, a title, a URI that is not a
-    /// span of the source.
+    /// What most segments do not have: a byte range, parts, preserved lines, a title, a URI
+    /// that is not a span of the source.
     var extras: SegmentExtras?
     /// The URI line as a span of the source text, so that parsing a segment builds no
     /// string; ``TextSpan/owned`` when the URI is in ``extras``.
@@ -53,17 +50,15 @@ public struct MediaSegment: Sendable, Hashable {
         isGap = false
         hasExplicitProgramDateTime = false
         startTime = .zero
-        byteRangeLength = -1
-        byteRangeOffset = 0
         mediaSequenceNumber = 0
         discontinuitySequence = 0
         context = .empty
         uriSpan = .owned
-        extras = SegmentExtras.make(parts: [], precedingLines: [], title: title.isEmpty ? nil : .owned(title), uri: uri)
+        extras = SegmentExtras.make(SegmentExtras.Fields(title: title.isEmpty ? nil : .owned(title), uri: uri))
     }
 
     /// Every stored property, for the parser.
-    init(uri: TextSpan, duration: MediaTime, isDiscontinuity: Bool, isGap: Bool, byteRange: ByteRange?,
+    init(uri: TextSpan, duration: MediaTime, isDiscontinuity: Bool, isGap: Bool,
          programDateTime: DateTime?, hasExplicitProgramDateTime: Bool, mediaSequenceNumber: Int,
          discontinuitySequence: Int, startTime: MediaTime, context: SegmentContext, extras: SegmentExtras?) {
         self.duration = duration
@@ -72,8 +67,6 @@ public struct MediaSegment: Sendable, Hashable {
         self.hasExplicitProgramDateTime = hasExplicitProgramDateTime
         self.startTime = startTime
         self.programDateTime = programDateTime
-        byteRangeLength = byteRange?.length ?? -1
-        byteRangeOffset = byteRange?.offset ?? 0
         self.mediaSequenceNumber = mediaSequenceNumber
         self.discontinuitySequence = discontinuitySequence
         self.context = context
@@ -83,39 +76,40 @@ public struct MediaSegment: Sendable, Hashable {
 
     /// The byte range, offset resolved; nil for the whole resource.
     public var byteRange: ByteRange? {
-        get { byteRangeLength < 0 ? nil : ByteRange(length: byteRangeLength, offset: byteRangeOffset) }
-        set {
-            byteRangeLength = newValue.map { max(0, $0.length) } ?? -1
-            byteRangeOffset = newValue?.offset ?? 0
-        }
+        get { extras?.fields.byteRange }
+        set { updateExtras { $0.byteRange = newValue } }
+    }
+
+    /// Replaces ``extras`` with a copy changed by `change` (nil when nothing is left).
+    private mutating func updateExtras(_ change: (inout SegmentExtras.Fields) -> Void) {
+        var fields = extras?.fields ?? SegmentExtras.Fields()
+        change(&fields)
+        extras = SegmentExtras.make(fields)
     }
 
     /// The URI line, after variable substitution.
     public var uri: String {
-        get { uriSpan.isOwned ? extras?.uri ?? "" : context.string(.source(uriSpan)) }
+        get { uriSpan.isOwned ? extras?.fields.uri ?? "" : context.string(.source(uriSpan)) }
         set {
             uriSpan = .owned
-            extras = SegmentExtras.make(parts: parts, precedingLines: precedingLines, title: extras?.title, uri: newValue)
+            updateExtras { $0.uri = newValue }
         }
     }
 
     /// The `EXTINF` title; empty when there is none.
     public var title: String {
-        get { extras?.title.map(context.string) ?? "" }
-        set {
-            extras = SegmentExtras.make(parts: parts, precedingLines: precedingLines,
-                                        title: newValue.isEmpty ? nil : .owned(newValue), uri: extras?.uri)
-        }
+        get { extras?.fields.title.map(context.string) ?? "" }
+        set { updateExtras { $0.title = newValue.isEmpty ? nil : .owned(newValue) } }
     }
 
     /// Appends the URI's bytes without building a string.
     func appendURI(to output: inout [UInt8]) {
-        context.append(uriSpan.isOwned ? .owned(extras?.uri ?? "") : .source(uriSpan), to: &output)
+        context.append(uriSpan.isOwned ? .owned(extras?.fields.uri ?? "") : .source(uriSpan), to: &output)
     }
 
     /// Appends the title's bytes without building a string.
     func appendTitle(to output: inout [UInt8]) {
-        if let title = extras?.title { context.append(title, to: &output) }
+        if let title = extras?.fields.title { context.append(title, to: &output) }
     }
 
     /// The `EXT-X-KEY` tags in force, one per key format; empty when unencrypted
@@ -139,14 +133,14 @@ public struct MediaSegment: Sendable, Hashable {
 
     /// `EXT-X-PART` tags of the segment, in order (Low-Latency HLS).
     public var parts: [PartialSegment] {
-        get { extras?.parts ?? [] }
-        set { extras = SegmentExtras.make(parts: newValue, precedingLines: precedingLines, title: extras?.title, uri: extras?.uri) }
+        get { extras?.fields.parts ?? [] }
+        set { updateExtras { $0.parts = newValue } }
     }
 
     /// Unknown tags and comments written just before this segment's tags, in order.
     public var precedingLines: [PreservedLine] {
-        get { extras?.precedingLines ?? [] }
-        set { extras = SegmentExtras.make(parts: parts, precedingLines: newValue, title: extras?.title, uri: extras?.uri) }
+        get { extras?.fields.precedingLines ?? [] }
+        set { updateExtras { $0.precedingLines = newValue } }
     }
 
     var base: BaseURL? {
@@ -282,35 +276,41 @@ final class SegmentContext: Sendable, Hashable {
     }
 }
 
-/// What a segment rarely has: parts, preserved lines, a title, a URI that is not a span of the
-/// source. Nil in the segment when it has none of them.
+/// What a segment rarely has, or what would make every segment larger: a byte range, parts,
+/// preserved lines, a title, a URI that is not a span of the source. Nil in the segment when it
+/// has none of them.
 final class SegmentExtras: Sendable, Hashable {
-    let parts: [PartialSegment]
-    let precedingLines: [PreservedLine]
-    let title: SegmentText?
-    let uri: String?
+    struct Fields: Sendable {
+        var byteRange: ByteRange?
+        var parts: [PartialSegment] = []
+        var precedingLines: [PreservedLine] = []
+        var title: SegmentText?
+        var uri: String?
 
-    private init(parts: [PartialSegment], precedingLines: [PreservedLine], title: SegmentText?, uri: String?) {
-        self.parts = parts
-        self.precedingLines = precedingLines
-        self.title = title
-        self.uri = uri
+        var isEmpty: Bool {
+            byteRange == nil && parts.isEmpty && precedingLines.isEmpty && title == nil && uri == nil
+        }
     }
 
-    static func make(parts: [PartialSegment], precedingLines: [PreservedLine], title: SegmentText?,
-                     uri: String?) -> SegmentExtras? {
-        parts.isEmpty && precedingLines.isEmpty && title == nil && uri == nil
-            ? nil : SegmentExtras(parts: parts, precedingLines: precedingLines, title: title, uri: uri)
+    let fields: Fields
+
+    private init(_ fields: Fields) {
+        self.fields = fields
+    }
+
+    static func make(_ fields: Fields) -> SegmentExtras? {
+        fields.isEmpty ? nil : SegmentExtras(fields)
     }
 
     // Title and URI take part in equality through the segment's strings.
     static func == (lhs: SegmentExtras, rhs: SegmentExtras) -> Bool {
-        lhs === rhs || (lhs.parts == rhs.parts && lhs.precedingLines == rhs.precedingLines)
+        lhs === rhs || (lhs.fields.byteRange == rhs.fields.byteRange && lhs.fields.parts == rhs.fields.parts
+            && lhs.fields.precedingLines == rhs.fields.precedingLines)
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(parts)
-        hasher.combine(precedingLines)
+        hasher.combine(fields.byteRange)
+        hasher.combine(fields.parts)
     }
 }
 

@@ -130,7 +130,7 @@ public enum PlaylistWriter {
                     writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
                     dateRangeIndex += 1
                 }
-                if let extras = segment.pointee.extras { writeLines(extras.precedingLines, to: &output) }
+                if let extras = segment.pointee.extras { writeLines(extras.fields.precedingLines, to: &output) }
                 if segment.pointee.isDiscontinuity { output.line("#EXT-X-DISCONTINUITY") }
                 // Most segments share their neighbour's context: nothing changes, nothing to write.
                 if segment.pointee.context !== previousContext {
@@ -163,8 +163,8 @@ public enum PlaylistWriter {
                     output.newline()
                 }
                 if segment.pointee.isGap { output.line("#EXT-X-GAP") }
-                if let extras = segment.pointee.extras { for part in extras.parts { writePart(part, to: &output) } }
-                if let range = segment.pointee.byteRange {
+                if let extras = segment.pointee.extras { for part in extras.fields.parts { writePart(part, to: &output) } }
+                if let range = segment.pointee.extras?.fields.byteRange {
                     output.append("#EXT-X-BYTERANGE:")
                     output.integer(range.length)
                     output.byte(UInt8(ascii: "@"))

@@ -141,12 +141,12 @@ struct MediaPlaylistParser {
         let title = pending.titleEnd > pending.titleStart ? core.plainText(pending.titleStart, pending.titleEnd) : nil
         segments.append(MediaSegment(
             uri: uriSpan, duration: duration, isDiscontinuity: pending.isDiscontinuity, isGap: pending.isGap,
-            byteRange: byteRange, programDateTime: programDateTime,
-            hasExplicitProgramDateTime: pending.programDateTime != nil,
+            programDateTime: programDateTime, hasExplicitProgramDateTime: pending.programDateTime != nil,
             mediaSequenceNumber: playlist.mediaSequence + segments.count,
             discontinuitySequence: playlist.discontinuitySequence + discontinuity, startTime: nextStart, context: context,
-            extras: SegmentExtras.make(parts: pending.parts, precedingLines: pending.precedingLines, title: title,
-                                       uri: ownedURI)))
+            extras: SegmentExtras.make(SegmentExtras.Fields(byteRange: byteRange, parts: pending.parts,
+                                                            precedingLines: pending.precedingLines, title: title,
+                                                            uri: ownedURI))))
         nextStart += duration
         pending = PendingSegment()
     }
