@@ -30,71 +30,70 @@ public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible 
         self = parsed
     }
 
-    /// Parses `buffer[start..<end]`.
+    /// Parses `buffer[start..<end]`: `YYYY-MM-DDThh:mm:ss`, an optional fraction (`.` or `,`),
+    /// then `Z`, `±hh:mm` or `±hhmm`. The fixed part is read at fixed offsets.
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> DateTime? {
-        var index = start
-        func digits(_ count: Int) -> Int64? {
-            guard end - index >= count else { return nil }
+        guard end - start >= 20 else { return nil }
+        @inline(__always) func digit(_ offset: Int) -> Int64? {
+            let value = buffer[start + offset] &- UInt8(ascii: "0")
+            return value < 10 ? Int64(value) : nil
+        }
+        @inline(__always) func number(_ offset: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0
-            for _ in 0..<count {
-                let digit = buffer[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-                index += 1
+            for position in offset..<offset + count {
+                guard let next = digit(position) else { return nil }
+                value = value * 10 + next
             }
             return value
         }
-        func expect(_ byte: UInt8) -> Bool {
-            guard index < end, buffer[index] == byte else { return false }
-            index += 1
-            return true
-        }
-        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2),
-              expect(UInt8(ascii: "-")), let day = digits(2) else { return nil }
-        guard index < end, buffer[index] | 0x20 == UInt8(ascii: "t") || buffer[index] == UInt8(ascii: " ") else {
-            return nil
-        }
-        index += 1
-        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2),
-              expect(UInt8(ascii: ":")), let second = digits(2) else { return nil }
+        let separator = buffer[start + 10]
+        guard let year = number(0, 4), buffer[start + 4] == UInt8(ascii: "-"), let month = number(5, 2),
+              buffer[start + 7] == UInt8(ascii: "-"), let day = number(8, 2),
+              separator | 0x20 == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
+              let hour = number(11, 2), buffer[start + 13] == UInt8(ascii: ":"), let minute = number(14, 2),
+              buffer[start + 16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second <= 60 else { return nil }
-        var fraction = MediaTime.zero
-        if index < end, buffer[index] == UInt8(ascii: ".") || buffer[index] == UInt8(ascii: ",") {
-            let fractionStart = index + 1
-            index = fractionStart
-            while index < end, buffer[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            guard index > fractionStart else { return nil }
-            // Exact up to nanoseconds; further digits are below what any clock here keeps.
-            var value: Int64 = 0
-            var scale: Int64 = 1
-            for position in fractionStart..<min(index, fractionStart + 9) {
-                value = value * 10 + Int64(buffer[position] &- UInt8(ascii: "0"))
-                scale *= 10
+        var index = start + 19
+        var fraction: Int64 = 0
+        var fractionScale: Int64 = 1
+        if buffer[index] == UInt8(ascii: ".") || buffer[index] == UInt8(ascii: ",") {
+            index += 1
+            let fractionStart = index
+            while index < end, buffer[index] &- UInt8(ascii: "0") < 10 {
+                // Exact up to nanoseconds; further digits are below what any clock here keeps.
+                if index - fractionStart < 9 {
+                    fraction = fraction * 10 + Int64(buffer[index] &- UInt8(ascii: "0"))
+                    fractionScale *= 10
+                }
+                index += 1
             }
-            fraction = MediaTime(value: value, timescale: Int32(scale))
+            guard index > fractionStart else { return nil }
         }
-        var offsetSeconds: Int64 = 0
         guard index < end else { return nil }
+        var offsetSeconds: Int64 = 0
         switch buffer[index] {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             let sign: Int64 = buffer[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let hours = digits(2) else { return nil }
-            _ = expect(UInt8(ascii: ":"))
-            guard let minutes = digits(2), hours < 24, minutes < 60 else { return nil }
+            let zone = index + 1
+            let hasColon = end - zone == 5 && buffer[zone + 2] == UInt8(ascii: ":")
+            guard end - zone == (hasColon ? 5 : 4), let hours = number(zone - start, 2),
+                  let minutes = number(zone - start + (hasColon ? 3 : 2), 2), hours < 24, minutes < 60 else { return nil }
             offsetSeconds = sign * (hours * 3600 + minutes * 60)
+            index = end
         default:
             return nil
         }
         guard index == end else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
         let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        let instant = fraction == .zero ? MediaTime(seconds: whole) : MediaTime(seconds: whole) + fraction
-        guard instant.isNumeric else { return nil }
-        return DateTime(secondsSince1970: instant)
+        // One multiplication instead of a sum of times with different timescales.
+        let (scaled, overflowScaled) = whole.multipliedReportingOverflow(by: fractionScale)
+        let (value, overflowSum) = scaled.addingReportingOverflow(fraction)
+        guard !overflowScaled, !overflowSum else { return nil }
+        return DateTime(secondsSince1970: MediaTime(value: value, timescale: Int32(fractionScale)))
     }
 
     /// `2010-02-19T06:54:23.031Z`: UTC, milliseconds at least, more digits when the instant

@@ -83,12 +83,25 @@ struct ParserCore {
     }
 
     /// Whether `buffer[start...]` begins with `prefix` and it fits before `end`.
+    /// Compares eight bytes at a time: tag names are long and checked on every line.
     @inline(__always)
     func hasPrefix(_ prefix: StaticString, at start: Int, end: Int) -> Bool {
         let length = prefix.utf8CodeUnitCount
-        guard end - start >= length else { return false }
-        let pointer = prefix.utf8Start
-        for index in 0..<length where bytes[start + index] != pointer[index] { return false }
+        guard end - start >= length, let base = bytes.baseAddress else { return false }
+        let text = UnsafeRawPointer(base + start)
+        let expected = UnsafeRawPointer(prefix.utf8Start)
+        var index = 0
+        while index + 8 <= length {
+            if text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                != expected.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+            index += 8
+        }
+        while index < length {
+            if text.load(fromByteOffset: index, as: UInt8.self) != expected.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            index += 1
+        }
         return true
     }
 

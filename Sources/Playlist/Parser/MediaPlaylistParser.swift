@@ -36,6 +36,22 @@ struct MediaPlaylistParser {
         var isGap = false
         var parts: [PartialSegment] = []
         var precedingLines: [PreservedLine] = []
+
+        var hasExtras: Bool { !parts.isEmpty || !precedingLines.isEmpty }
+
+        /// Back to empty, touching the arrays only when they hold something.
+        mutating func reset() {
+            duration = nil
+            titleStart = 0
+            titleEnd = 0
+            extinfLine = 0
+            byteRange = nil
+            programDateTime = nil
+            isDiscontinuity = false
+            isGap = false
+            if !parts.isEmpty { parts = [] }
+            if !precedingLines.isEmpty { precedingLines = [] }
+        }
     }
 
     init(core: ParserCore, options: ParseOptions) {
@@ -54,6 +70,10 @@ struct MediaPlaylistParser {
                 appendSegment(uriLine: line)
             } else if core.hasPrefix("#EXTINF:", at: line.start, end: line.end) {
                 readExtinf(line)
+            } else if core.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:", at: line.start, end: line.end) {
+                readTag(.programDateTime, line, line.start + 25)
+            } else if core.hasPrefix("#EXT-X-BYTERANGE:", at: line.start, end: line.end) {
+                readTag(.byteRange, line, line.start + 17)
             } else if core.hasPrefix("#EXT", at: line.start, end: line.end), let (tag, valueStart) = core.tag(of: line) {
                 readTag(tag, line, valueStart)
             } else {
@@ -144,11 +164,13 @@ struct MediaPlaylistParser {
             programDateTime: programDateTime, hasExplicitProgramDateTime: pending.programDateTime != nil,
             mediaSequenceNumber: playlist.mediaSequence + segments.count,
             discontinuitySequence: playlist.discontinuitySequence + discontinuity, startTime: nextStart, context: context,
-            extras: SegmentExtras.make(SegmentExtras.Fields(byteRange: byteRange, parts: pending.parts,
-                                                            precedingLines: pending.precedingLines, title: title,
-                                                            uri: ownedURI))))
+            extras: pending.hasExtras || byteRange != nil || title != nil || ownedURI != nil
+                ? SegmentExtras.make(SegmentExtras.Fields(byteRange: byteRange, parts: pending.parts,
+                                                          precedingLines: pending.precedingLines, title: title,
+                                                          uri: ownedURI))
+                : nil))
         nextStart += duration
-        pending = PendingSegment()
+        pending.reset()
     }
 
     private mutating func reportOverTarget(_ duration: MediaTime, line: Int) {

@@ -1,5 +1,5 @@
 /// The tags hlsq interprets, by the name after `#`.
-enum Tag: UInt8, CaseIterable {
+enum Tag: UInt8 {
     // Basic and either kind
     case extm3u, version, independentSegments, start, define
     // Media playlist
@@ -13,7 +13,38 @@ enum Tag: UInt8, CaseIterable {
     // Extended M3U
     case extgrp, playlist
 
+    /// The name after `#`.
     var name: String {
+        String(describing: staticName)
+    }
+
+    enum Scope {
+        case common, media, multivariant, m3u
+    }
+
+    var scope: Scope {
+        switch self {
+        case .extm3u, .version, .independentSegments, .start, .define: .common
+        case .media, .streamInf, .iFrameStreamInf, .sessionData, .sessionKey, .contentSteering: .multivariant
+        case .extgrp, .playlist: .m3u
+        case .extinf: .common
+        default: .media
+        }
+    }
+
+    /// Whether the tag may appear at most once in a playlist.
+    var isSingleton: Bool {
+        switch self {
+        case .version, .independentSegments, .start, .targetDuration, .mediaSequence, .discontinuitySequence,
+             .endList, .playlistType, .iFramesOnly, .partInf, .serverControl, .skip, .contentSteering:
+            true
+        default:
+            false
+        }
+    }
+
+    /// ``name`` without a `String`, for comparing bytes.
+    private var staticName: StaticString {
         switch self {
         case .extm3u: "EXTM3U"
         case .version: "EXT-X-VERSION"
@@ -52,51 +83,20 @@ enum Tag: UInt8, CaseIterable {
         }
     }
 
-    enum Scope {
-        case common, media, multivariant, m3u
-    }
-
-    var scope: Scope {
-        switch self {
-        case .extm3u, .version, .independentSegments, .start, .define: .common
-        case .media, .streamInf, .iFrameStreamInf, .sessionData, .sessionKey, .contentSteering: .multivariant
-        case .extgrp, .playlist: .m3u
-        case .extinf: .common
-        default: .media
-        }
-    }
-
-    /// Whether the tag may appear at most once in a playlist.
-    var isSingleton: Bool {
-        switch self {
-        case .version, .independentSegments, .start, .targetDuration, .mediaSequence, .discontinuitySequence,
-             .endList, .playlistType, .iFramesOnly, .partInf, .serverControl, .skip, .contentSteering:
-            true
-        default:
-            false
-        }
-    }
-
-    private static let namesByLength: [[(bytes: [UInt8], tag: Tag)]] = {
-        var table = Array(repeating: [(bytes: [UInt8], tag: Tag)](), count: 32)
-        for tag in Tag.allCases {
-            let bytes = Array(tag.name.utf8)
-            table[bytes.count].append((bytes, tag))
-        }
-        return table
-    }()
-
-    /// The tag whose name is `line[start..<end]` (after the `#`), or nil.
+    /// The tag whose name is `line[start..<end]` (after the `#`), or nil. Compares lengths
+    /// first, then bytes: no allocation, no table to initialize.
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Tag? {
         let length = end - start
-        guard length < namesByLength.count else { return nil }
-        for candidate in namesByLength[length] {
-            var matches = true
-            for index in 0..<length where candidate.bytes[index] != bytes[start + index] {
-                matches = false
-                break
+        var raw: UInt8 = 0
+        while let tag = Tag(rawValue: raw) {
+            let name = tag.staticName
+            if name.utf8CodeUnitCount == length {
+                let pointer = name.utf8Start
+                var index = 0
+                while index < length && pointer[index] == bytes[start + index] { index += 1 }
+                if index == length { return tag }
             }
-            if matches { return candidate.tag }
+            raw += 1
         }
         return nil
     }
