@@ -217,6 +217,7 @@ import Testing
             #EXT-X-VERSION:9
             #EXT-X-TARGETDURATION:4
             #EXT-X-PART-INF:PART-TARGET=1
+            #EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3
             #EXT-X-PART:DURATION=1,URI="p0.mp4",INDEPENDENT=YES,BYTERANGE="100@0"
             #EXT-X-PART:DURATION=1,URI="p0.mp4",BYTERANGE="50"
             #EXTINF:2,
@@ -285,6 +286,18 @@ import Testing
     ])
     func adMarkerForms(line: String, marker: AdMarker) {
         #expect(AdMarker(line: line) == marker)
+    }
+
+    @Test func partInfRequiresPartHoldBack() throws {
+        let (_, diagnostics) = try media("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PART-INF:PART-TARGET=1
+            #EXTINF:4,
+            a.mp4
+            """)
+        #expect(diagnostics.map(\.rule) == [.missingAttribute])
+        #expect(diagnostics.map(\.line) == [3])
     }
 
     @Test func editedTimelineIsRecomputed() throws {

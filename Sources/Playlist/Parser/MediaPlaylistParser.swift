@@ -23,6 +23,7 @@ struct MediaPlaylistParser {
     /// The segments so far; moved into the playlist at the end.
     private var segments: [MediaSegment] = []
     private var firstPartLine: Int?
+    private var partInfLine = 1
 
     /// The tags read for the segment being built.
     private struct PendingSegment {
@@ -236,6 +237,7 @@ struct MediaPlaylistParser {
             playlist.isIFramesOnly = true
             core.require(version: 4, for: "EXT-X-I-FRAMES-ONLY", line: line.number)
         case .partInf:
+            partInfLine = line.number
             var list = core.attributeList(line, from: valueStart)
             core.requireAttribute(list, "PART-TARGET", of: "EXT-X-PART-INF")
             if let target = core.decimalTime(&list, "PART-TARGET") {
@@ -451,6 +453,10 @@ struct MediaPlaylistParser {
             core.report(.missingRequiredTag, line: 1, "a media playlist requires EXT-X-TARGETDURATION")
             let longest = playlist.segments.map(\.duration).max() ?? .zero
             playlist.targetDuration = Int(longest.converted(toTimescale: 1).value ?? 0)
+        }
+        if playlist.partInformation != nil && playlist.serverControl?.partHoldBack == nil {
+            core.report(.missingAttribute, line: partInfLine,
+                        "a playlist with EXT-X-PART-INF requires EXT-X-SERVER-CONTROL with PART-HOLD-BACK")
         }
         if let firstPartLine, playlist.partInformation == nil {
             core.report(.partWithoutPartInf, line: firstPartLine, "EXT-X-PART requires EXT-X-PART-INF in the playlist")
