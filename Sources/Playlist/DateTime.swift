@@ -7,6 +7,7 @@ import MediaTime
 /// date-time extrapolated by adding segment durations never drifts. The time zone of the
 /// text is not kept; the canonical form is UTC (`…Z`) with at least millisecond precision.
 public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Exact seconds since 1970-01-01T00:00:00Z.
     public var secondsSince1970: MediaTime
 
     public init(secondsSince1970: MediaTime) {

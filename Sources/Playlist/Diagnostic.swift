@@ -16,10 +16,15 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// 1-based line number.
     public var line: Int
+    /// 1-based column, in UTF-8 bytes.
     public var column: Int
+    /// The rule broken; its raw value is the stable id printed.
     public var rule: ValidationRule
+    /// Error or warning, as decided by the validation mode.
     public var severity: Severity
+    /// A plain sentence saying what is wrong.
     public var message: String
 
     public init(line: Int, column: Int, rule: ValidationRule, severity: Severity, message: String) {

@@ -15,6 +15,7 @@ public struct M3UPlaylist: Sendable, Hashable {
     public var headerAttributes: [Attribute]
     /// `#PLAYLIST`: the list's title.
     public var title: String?
+    /// The URI lines, in order.
     public var entries: [M3UEntry]
     /// Unknown tags and comments after the last entry.
     public var trailingLines: [PreservedLine]
@@ -31,6 +32,7 @@ public struct M3UPlaylist: Sendable, Hashable {
         trailingLines = []
     }
 
+    /// The URL or path the list was read from, against which its entries resolve.
     public var baseURL: String? {
         get { base?.text }
         set { base = newValue.map(BaseURL.init) }
@@ -93,16 +95,19 @@ public enum Playlist: Sendable, Hashable {
         }
     }
 
+    /// The media playlist, or nil for another kind.
     public var media: MediaPlaylist? {
         if case .media(let playlist) = self { return playlist }
         return nil
     }
 
+    /// The multivariant playlist, or nil for another kind.
     public var multivariant: MultivariantPlaylist? {
         if case .multivariant(let playlist) = self { return playlist }
         return nil
     }
 
+    /// The extended M3U or URL list, or nil for another kind.
     public var m3u: M3UPlaylist? {
         if case .m3u(let playlist) = self { return playlist }
         return nil
@@ -111,6 +116,7 @@ public enum Playlist: Sendable, Hashable {
 
 /// How to parse a playlist.
 public struct ParseOptions: Sendable {
+    /// Whether tolerated rules are warnings (lenient) or errors (strict).
     public var mode: ValidationMode
     /// The playlist's own URL or path: relative URIs resolve against it, and
     /// `EXT-X-DEFINE:QUERYPARAM` reads its query.
@@ -128,6 +134,7 @@ public struct ParseOptions: Sendable {
 
 /// A parsed playlist and what was found wrong with it.
 public struct ParseResult: Sendable {
+    /// The model; always present, even for a playlist with errors.
     public var playlist: Playlist
     /// In line order.
     public var diagnostics: [Diagnostic]

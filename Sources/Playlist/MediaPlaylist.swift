@@ -27,6 +27,7 @@ public struct MediaPlaylist: Sendable, Hashable {
     public var mediaSequence: Int
     /// `EXT-X-DISCONTINUITY-SEQUENCE`.
     public var discontinuitySequence: Int
+    /// `EXT-X-PLAYLIST-TYPE`: `EVENT`, `VOD`, or nil for a live playlist.
     public var playlistType: PlaylistType?
     /// `EXT-X-ENDLIST`: no segment will be added.
     public var hasEndList: Bool
@@ -34,17 +35,25 @@ public struct MediaPlaylist: Sendable, Hashable {
     public var isIFramesOnly: Bool
     /// `EXT-X-INDEPENDENT-SEGMENTS`.
     public var hasIndependentSegments: Bool
+    /// `EXT-X-START`: where playback should begin by default.
     public var start: StartOffset?
+    /// `EXT-X-SERVER-CONTROL`: hold-backs, skips and blocking reloads (live playlists).
     public var serverControl: ServerControl?
+    /// `EXT-X-PART-INF`: the part target duration (Low-Latency HLS).
     public var partInformation: PartInformation?
+    /// `EXT-X-DEFINE` tags, in order; references are already substituted in the model.
     public var definitions: [VariableDefinition]
+    /// The media segments, in playlist order.
     public var segments: [MediaSegment]
     /// `EXT-X-DATERANGE` tags in playlist order.
     public var dateRanges: [DateRange]
+    /// `EXT-X-SKIP`: segments left out of a delta update.
     public var skip: Skip?
     /// Parts after the last complete segment: the segment being produced (Low-Latency HLS).
     public var trailingParts: [PartialSegment]
+    /// `EXT-X-PRELOAD-HINT` tags.
     public var preloadHints: [PreloadHint]
+    /// `EXT-X-RENDITION-REPORT` tags.
     public var renditionReports: [RenditionReport]
     /// Unknown tags and comments before the first segment (written after the header tags).
     public var leadingLines: [PreservedLine]

@@ -28,10 +28,13 @@ public struct MediaSegment: Sendable, Hashable {
     public var isGap: Bool
     /// Whether ``programDateTime`` was given by a tag on this segment (otherwise extrapolated).
     public var hasExplicitProgramDateTime: Bool
+    /// The exact sum of the durations of the segments before this one in the playlist.
     public internal(set) var startTime: MediaTime
     /// The date-time of the segment's first sample.
     public var programDateTime: DateTime?
+    /// `EXT-X-MEDIA-SEQUENCE` plus the segment's index.
     public internal(set) var mediaSequenceNumber: Int
+    /// `EXT-X-DISCONTINUITY-SEQUENCE` plus the discontinuities up to this segment.
     public internal(set) var discontinuitySequence: Int
     /// The keys, map, bitrate and base URL in force, shared with the neighbouring segments.
     var context: SegmentContext
@@ -148,7 +151,7 @@ public struct MediaSegment: Sendable, Hashable {
         set { context = context.with(base: newValue) }
     }
 
-    /// The URI resolved against the playlist URL.
+    /// The URI resolved against the playlist URL; computed on each access.
     public var url: String { BaseURL.resolve(uri, against: base) }
 
     /// `[startTime, startTime + duration)`.
