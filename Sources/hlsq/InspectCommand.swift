@@ -46,7 +46,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func seconds(_ time: MediaTime) -> String {
-        time.decimalSeconds(maximumFractionDigits: 3) ?? time.description
+        time.decimalSeconds(maximumFractionDigits: 6) ?? time.description
     }
 
     private func summarize(_ playlist: MediaPlaylist) {
@@ -79,6 +79,12 @@ struct InspectCommand: ParsableCommand {
             if segment.isGap { line += " (gap)" }
             if !segment.keys.isEmpty { line += " (\(segment.keys.map(\.method.text).joined(separator: ", ")))" }
             print(line)
+        }
+        let lowLatency = [("parts after the last segment", playlist.trailingParts.count),
+                          ("preload hints", playlist.preloadHints.count),
+                          ("rendition reports", playlist.renditionReports.count)].filter { $0.1 > 0 }
+        if !lowLatency.isEmpty {
+            print("  " + lowLatency.map { "\($0.1) \($0.0)" }.joined(separator: ", "))
         }
         if !playlist.dateRanges.isEmpty {
             print("  \(playlist.dateRanges.count) date ranges")
