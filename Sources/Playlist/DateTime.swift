@@ -107,46 +107,81 @@ public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Appends ``iso8601`` without building a string.
     func appendISO8601(to bytes: inout [UInt8]) {
-        let nanoseconds = secondsSince1970.converted(toTimescale: 1_000_000_000, rounding: .down).value ?? 0
+        let nanoseconds = Self.nanoseconds(secondsSince1970)
         let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
         let (wholeSeconds, fractionNanos) = fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
         let (days, secondOfDay) = Self.floorDivision(wholeSeconds, 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        func digits(_ value: Int64, _ width: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            var value = value
-            if value >= divisor * 10 {
-                // Years past 9999: every digit.
-                for character in String(value).utf8 { bytes.append(character) }
-                return
-            }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor))
-                value %= divisor
-                divisor /= 10
-            }
+        if (0...9999).contains(year) {
+            Self.appendDigits(year, width: 4, to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(year).utf8)
         }
-        digits(max(year, 0), 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(secondOfDay / 3600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2)
-        bytes.append(UInt8(ascii: "."))
+        Self.appendTail(month: month, day: day, secondOfDay: secondOfDay, fractionNanos: fractionNanos, to: &bytes)
+    }
+
+    /// `-MM-DDThh:mm:ss.fffZ`.
+    private static func appendTail(month: Int64, day: Int64, secondOfDay: Int64, fractionNanos: Int64,
+                                   to bytes: inout [UInt8]) {
         var fractionDigits = 9
         var trimmed = fractionNanos
         while fractionDigits > 3 && trimmed % 10 == 0 {
             trimmed /= 10
             fractionDigits -= 1
         }
-        digits(trimmed, fractionDigits)
-        bytes.append(UInt8(ascii: "Z"))
+        // Built in a stack buffer and appended once: one capacity check instead of thirty.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func put(_ value: Int64, width: Int) {
+                var value = value
+                var position = count + width
+                count = position
+                while position > count - width {
+                    position -= 1
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(UInt8(ascii: "-"))
+            put(month, width: 2)
+            put(UInt8(ascii: "-"))
+            put(day, width: 2)
+            put(UInt8(ascii: "T"))
+            put(secondOfDay / 3600, width: 2)
+            put(UInt8(ascii: ":"))
+            put(secondOfDay / 60 % 60, width: 2)
+            put(UInt8(ascii: ":"))
+            put(secondOfDay % 60, width: 2)
+            put(UInt8(ascii: "."))
+            put(trimmed, width: fractionDigits)
+            put(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    private static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        var value = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor))
+            value %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Nanoseconds since 1970, rounded down; a multiplication when the timescale divides 10^9,
+    /// as it does for every date parsed from text.
+    private static func nanoseconds(_ time: MediaTime) -> Int64 {
+        if let value = time.value, let timescale = time.timescale, 1_000_000_000 % Int64(timescale) == 0 {
+            let (product, overflow) = value.multipliedReportingOverflow(by: 1_000_000_000 / Int64(timescale))
+            if !overflow { return product }
+        }
+        return time.converted(toTimescale: 1_000_000_000, rounding: .down).value ?? 0
     }
 
     public var description: String { iso8601 }
