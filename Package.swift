@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
+        .target(name: "Playlist", dependencies: ["MediaTime"]),
         .target(name: "Engine", dependencies: ["QueueCore", "Loader", "Store", "MediaTime"]),
 
         .executableTarget(
@@ -55,6 +56,7 @@ let package = Package(
                 "Loader",
                 "MediaTime",
                 "Store",
+                "Playlist",
             ]
         ),
 
@@ -67,6 +69,11 @@ let package = Package(
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
+        .testTarget(
+            name: "PlaylistTests",
+            dependencies: ["Playlist", "MediaTime"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "QueueCore", "Loader", "Store", "MediaTime", "OriginSupport", "CSQLite"]
@@ -100,6 +107,12 @@ let package = Package(
             name: "StoreBenchmark",
             dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
             path: "Benchmarks/StoreBenchmark"
+        ),
+        .executableTarget(
+            name: "PlaylistBenchmark",
+            dependencies: ["BenchmarkSupport", "Playlist", "MediaTime"],
+            path: "Benchmarks/PlaylistBenchmark",
+            exclude: ["compare.py"]
         ),
     ],
     swiftLanguageModes: [.v6]
