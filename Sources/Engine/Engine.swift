@@ -14,27 +14,29 @@ import Store
 /// loaders run on their own tasks and hand their reports to the actor.
 ///
 /// ## Mutations: validate → persist → apply → publish
-/// Every request that changes something:
-/// 1. brings the queue up to the clock's present (``QueuePlayer/tick()``);
-/// 2. **validates** the command against that state; a refusal changes nothing and throws an
+/// Every request that changes something (``commit``):
+/// 1. brings the queue up to the clock's present (``QueuePlayer/tick()``), and writes what
+///    earlier transitions still owe the Store (if that fails, the request is refused and
+///    nothing of it is applied);
+/// 2. **validates** the request against that state; a refusal changes nothing and throws an
 ///    ``EngineError`` with the contract's code;
-/// 3. **persists**: in one SQLite transaction, writes what earlier ticks still owed, then
-///    applies the command to a copy of the player and writes exactly the edits that copy
-///    produced (``StorePlan``); an add gets its item id from the Store inside the same
-///    transaction;
-/// 4. **applies**: only once the transaction committed does the copy replace the player. If
-///    anything failed — the command, a write, the commit — the copy is dropped and the
-///    queue is exactly as before, in memory and on disk;
-/// 5. **publishes** the events, and carries out the effects (start and stop loaders).
+/// 3. **persists and applies** in one SQLite transaction, which first takes the write lock:
+///    an add writes its rows (the Store gives the ids), the commands are applied to the
+///    player, and exactly the edits they produced are written (``StorePlan``); then it
+///    commits. Most write failures (the lock is held, the file is read-only) happen as the
+///    transaction begins, before anything is applied. If a write fails after the commands
+///    ran (an I/O error, a full disk), the transaction rolls back and the queue is rebuilt
+///    from the database — which holds the state from before the request — keeping the
+///    playhead and rate it had; only what the loaders had learned is learned again;
+/// 4. **publishes** the events and carries out the effects (start and stop loaders).
 ///
-/// So an acknowledged mutation is durable, and a failed one left nothing behind. The copy
-/// costs O(n) for a queue of n items (the player's storage is copied on write), which is
-/// what makes a failed write harmless; `EngineBenchmark` measures it.
+/// So an acknowledged mutation is durable, and a failed one leaves neither the database
+/// nor the queue changed. Applying in place keeps a mutation O(log n) in a queue of n items.
 ///
 /// Transitions nobody asked for — the clock reaching an item's end, a loader report — are
 /// applied at once (they are facts, not requests) and their edits written right after; a
-/// write that fails stays queued and runs first in the next transaction, so the database
-/// never skips an edit.
+/// write that fails stays owed, in order, and is retried by the timer or by the next
+/// request, so the database never skips an edit.
 ///
 /// ## The clock
 /// One timer sleeps until the earliest deadline of all queues: the instant a playing queue
