@@ -1,5 +1,6 @@
 import Loader
 import QueueCore
+import Store
 
 // The vocabulary of the Engine's API comes from the queue core and the loader. These
 // aliases let the Server name it with `import Engine` alone (and `MediaTime` for times).
@@ -31,3 +32,4 @@ public typealias WallClockDate = QueueCore.WallClockDate
 public typealias MonotonicInstant = QueueCore.MonotonicInstant
 public typealias LiveStatus = Loader.LiveStatus
 public typealias MediaKind = Loader.MediaKind
+public typealias StoreDurability = Store.Durability
