@@ -194,7 +194,8 @@ extension Engine {
             let plan = StorePlan(outcomes, player: player, queue: id.stored)
             if !plan.isEmpty {
                 running[id]?.pending.append(plan)
-                flush(id)
+                // After a failed write, wait for the retry rather than wait on the lock again.
+                if running[id]?.retryAt == nil { flush(id) }
             }
         }
         invalidateStates(for: outcomes, in: id)
