@@ -49,10 +49,10 @@ extension Engine {
         guard let session = session(of: item, generation) else { return nil }
         self.sessions[item]?.translator = LoaderReportTranslator(kind: kind)
         if let loader = loaders.loader(for: kind) { return loader }
-        apply(.errorLogEntry(
+        let why = QueueCore.LoaderReport.errorLogEntry(
             uri: running[session.queueID]?.player.item(item)?.url, statusCode: -1, domain: "hlsq.engine",
-            comment: "no \(kind == .hls ? "HLS" : "media-file") loader is configured: the item cannot load"),
-              to: item, in: session.queueID)
+            comment: "no \(kind == .hls ? "HLS" : "media-file") loader is configured: the item cannot load")
+        apply(why, to: item, in: session.queueID)
         return nil
     }
 
