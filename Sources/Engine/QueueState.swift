@@ -5,9 +5,9 @@ import QueueCore
 /// A queue as the API shows it: settings, playback status, the list and the history, at one
 /// instant of the Engine's clock.
 ///
-/// `lastEventID` is the last event published before the snapshot was taken: a client that
-/// subscribes to events after it (``Engine/subscribe(queue:after:)``) misses nothing and
-/// sees nothing twice.
+/// `lastEventID` is the last event the snapshot includes (for the snapshot a `queueUpdated`
+/// event carries, that event itself): a client that subscribes to events after it
+/// (``EventHub/subscribe(queue:after:)``) misses nothing and sees nothing twice.
 public struct QueueState: Sendable {
     public let id: QueueID
     public let name: String
