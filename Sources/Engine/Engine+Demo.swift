@@ -8,7 +8,13 @@ extension Engine {
         try requireRunning()
         guard running.isEmpty else { return nil }
         let queue = try createQueue(name: name)
-        if !items.isEmpty { _ = try importItems(items, into: queue.id) }
+        do {
+            if !items.isEmpty { _ = try importItems(items, into: queue.id) }
+        } catch {
+            // No half-seeded queue: the next start seeds it again.
+            try? deleteQueue(queue.id)
+            throw error
+        }
         return try state(queue.id)
     }
 }
