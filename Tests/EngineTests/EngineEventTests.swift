@@ -178,6 +178,13 @@ import Testing
             NewItem(url: Shared.origin.url("/vod-ts/index.m3u8"), title: "VOD (MPEG-TS)"),
             NewItem(url: Shared.origin.url("/chapters.mp4"), title: "Chapters"),
         ]
+        do {
+            _ = try await engine.seedDemoQueue(items + [NewItem(url: "not a url")])
+            Issue.record("a bad URL must refuse the seeding")
+        } catch {
+            #expect(error.code == .validationFailed)
+        }
+        #expect(try await engine.queues().isEmpty, "no half-seeded queue")
         let demo = try #require(try await engine.seedDemoQueue(items))
         #expect(demo.name == "Demo")
         #expect(demo.items.map(\.item.title) == ["VOD (MPEG-TS)", "Chapters"])
