@@ -51,9 +51,8 @@ extension HLSLoadingState {
                 fail(invalid: "it is not an HLS playlist (line \(missingHeader.line): \(missingHeader.message))", now, &effects)
                 return
             }
-            var track = makeTrack(url: url)
-            track.loggedDiagnosticsFor.insert(url)
-            tracks[.main] = track
+            tracks[.main] = makeTrack(url: url)
+            diagnosedPlaylists.insert(url)
             logDiagnostics(parsed.diagnostics, uri: url, now, &effects)
             apply(playlist, body: fetched.body, to: .main, startedAt: startedAt, startedDate: startedDate, now, &effects)
         case .m3u:
@@ -101,8 +100,7 @@ extension HLSLoadingState {
                 playlistFailed(role, message: message, error: nil, now, &effects)
                 return
             }
-            if !track.loggedDiagnosticsFor.contains(track.url) {
-                tracks[role]?.loggedDiagnosticsFor.insert(track.url)
+            if diagnosedPlaylists.insert(track.url).inserted {
                 logDiagnostics(parsed.diagnostics, uri: track.url, now, &effects)
             }
             apply(playlist, body: fetched.body, to: role, startedAt: startedAt, startedDate: startedDate, now, &effects)
@@ -139,7 +137,7 @@ extension HLSLoadingState {
             }
             return
         }
-        let targetDuration = Duration.seconds(track.playlist?.targetDuration ?? 1)
+        let targetDuration = Duration.seconds(track.placed?.playlist.targetDuration ?? 1)
         track.nextReloadAt = PlaylistReloadTiming.nextReload(
             after: .failed, loadStartedAt: now.elapsed, now: now.elapsed, targetDuration: targetDuration)
         tracks[role] = track
@@ -156,40 +154,40 @@ extension HLSLoadingState {
     ) {
         guard var track = tracks[role] else { return }
         let wasAwaiting = track.awaitingPlaylist
-        let previousBehavior = track.window?.behavior
-        let changed = wasAwaiting || body != track.lastBody
-        if changed {
-            let previous = track.playlist.map { (playlist: $0, offset: track.offset) }
+        let previous = track.placed
+        let changed = wasAwaiting || body != previous?.body
+        if changed || previous == nil {
+            var offset = MediaTime.zero
             if let previous {
-                track.offset = PlaylistTimeline.offset(of: playlist, after: previous)
-            } else if role != .main, let main = tracks[.main], let mainPlaylist = main.playlist {
-                track.offset = PlaylistTimeline.offset(ofRendition: playlist, alignedWith: (mainPlaylist, main.offset))
+                offset = PlaylistTimeline.offset(of: playlist, after: (previous.playlist, previous.offset))
+            } else if role != .main, let main = tracks[.main]?.placed {
+                offset = PlaylistTimeline.offset(ofRendition: playlist, alignedWith: (main.playlist, main.offset))
             }
             let regressed = previous.map { playlist.mediaSequence < $0.playlist.mediaSequence } ?? false
             if wasAwaiting || regressed {
                 track.scheduler.reset()
             }
             if regressed { track.failed.removeAll() }
-            track.playlist = playlist
-            track.lastBody = body
+            track.placed = PlacedPlaylist(playlist: playlist, offset: offset, body: body)
         }
         track.awaitingPlaylist = false
         track.playlistAttempt = 1
-        let window = LiveWindow(playlist: playlist, offset: track.offset)
-        track.window = window
+        guard let placed = track.placed else { return }
+        let window = placed.window
         if window.behavior == .live {
             track.loaded.trim(before: window.start)
-            track.failed = track.failed.filter { $0 >= playlist.mediaSequence }
+            if !track.failed.isEmpty { track.failed = track.failed.filter { $0 >= placed.playlist.mediaSequence } }
         }
         let outcome: PlaylistReloadTiming.Outcome = changed ? .changed : .unchanged
         track.nextReloadAt = window.behavior.isLive
             ? PlaylistReloadTiming.nextReload(
-                after: outcome, loadStartedAt: startedAt, now: now.elapsed, targetDuration: .seconds(playlist.targetDuration))
+                after: outcome, loadStartedAt: startedAt, now: now.elapsed,
+                targetDuration: .seconds(placed.playlist.targetDuration))
             : nil
         tracks[role] = track
         guard role == .main else { return }
         mainPlaylistApplied(
-            changed: changed, switched: wasAwaiting && previousBehavior != nil, wasLive: previousBehavior?.isLive ?? false,
+            changed: changed, switched: wasAwaiting && previous != nil, wasLive: previous?.window.behavior.isLive ?? false,
             startedDate: startedDate, now, &effects)
     }
 
@@ -197,11 +195,13 @@ extension HLSLoadingState {
         changed: Bool, switched: Bool, wasLive: Bool, startedDate: Date, _ now: LoaderMoment,
         _ effects: inout [HLSLoadingEffect]
     ) {
-        guard let main = tracks[.main], let playlist = main.playlist, let window = main.window else { return }
+        guard let mainTrack = tracks[.main], let main = mainTrack.placed else { return }
+        let playlist = main.playlist
+        let window = main.window
         if phase == .loadingPlaylist {
             phase = .running
             followsLiveEdge = window.behavior.isLive && directives.loadFrom == nil
-            accessLog = AccessLogEntry(uri: main.url, indicatedBitrate: main.indicatedBitrate.map(Double.init))
+            accessLog = AccessLogEntry(uri: mainTrack.url, indicatedBitrate: mainTrack.indicatedBitrate.map(Double.init))
         }
         if window.behavior.isLive {
             if switched { health.forgetPreviousPlaylist() }
@@ -230,7 +230,7 @@ extension HLSLoadingState {
 
     /// The live figures after a reload of the main track.
     func liveStatus(changed: Bool, startedDate: Date, _ now: LoaderMoment) -> LiveStatus {
-        let main = tracks[.main]
+        let main = tracks[.main]?.placed
         let window = main?.window
         let playlist = main?.playlist
         let targetDuration = Duration.seconds(playlist?.targetDuration ?? 0)
@@ -251,7 +251,8 @@ extension HLSLoadingState {
 
     /// The wall clock minus the program date-time at `time`, when the main playlist has dates.
     func wallClockLatency(at time: MediaTime, _ now: LoaderMoment) -> Duration? {
-        guard let main = tracks[.main], let playlist = main.playlist, !playlist.segments.isEmpty else { return nil }
+        guard let main = tracks[.main]?.placed, !main.playlist.segments.isEmpty else { return nil }
+        let playlist = main.playlist
         let relative = time - main.offset
         let index = playlist.segmentIndex(containing: relative)
             ?? (relative < .zero ? 0 : playlist.segments.count - 1)

@@ -22,17 +22,18 @@ extension HLSLoadingState {
         guard bytesAhead < configuration.maximumForwardBufferBytes else { return }
         for role in HLSTrackRole.allCases {
             guard var track = tracks[role], !track.awaitingPlaylist, track.download == nil, track.retry == nil,
-                  let playlist = track.playlist, let window = track.window else { continue }
-            let limit = anchor + forwardBufferDuration(for: window)
+                  let placed = track.placed else { continue }
+            let limit = anchor + forwardBufferDuration(for: placed.window)
             let next = track.scheduler.nextSegment(
-                in: playlist, offset: track.offset, anchor: anchor, limit: limit, loaded: track.loaded, failed: track.failed)
+                in: placed.playlist, offset: placed.offset, anchor: anchor, limit: limit, loaded: track.loaded,
+                failed: track.failed)
             tracks[role] = track
             guard let index = next else { continue }
-            let segment = playlist.segments[index]
+            let segment = placed.playlist.segments[index]
             let segmentRange = segment.byteRange.flatMap { ByteRange(offset: Int64($0.offset), length: Int64($0.length)) }
             var job = MediaJob(
                 sequenceNumber: segment.mediaSequenceNumber,
-                timeRange: TimeRange(start: track.offset + segment.startTime, duration: segment.duration),
+                timeRange: TimeRange(start: placed.offset + segment.startTime, duration: segment.duration),
                 request: mediaRequest(segment.url, segmentRange), map: nil)
             if let map = segment.map {
                 let mapRange = map.byteRange.flatMap { ByteRange(offset: Int64($0.offset), length: Int64($0.length)) }

@@ -128,6 +128,8 @@ public struct HLSLoadingState: Sendable {
     var reportedDescription: StreamDescription?
     var reportedLoaded = TimeRangeSet()
     var reportedSeekable: TimeRangeSet?
+    /// The playlists whose diagnostics were logged: each is logged once, not at every reload.
+    var diagnosedPlaylists: Set<String> = []
     private var nextRequestNumber = 0
     private var nextTrackGeneration = 0
 
@@ -173,10 +175,8 @@ public struct HLSLoadingState: Sendable {
         var url: String
         /// The variant's `BANDWIDTH`, for the main track of a multivariant item.
         var indicatedBitrate: Int?
-        var playlist: MediaPlaylist?
-        var offset: MediaTime = .zero
-        var window: LiveWindow?
-        var lastBody: [UInt8] = []
+        /// The last playlist loaded, placed on the item's timeline.
+        var placed: PlacedPlaylist?
         /// True until the playlist at ``url`` is loaded: at first and after a variant switch.
         var awaitingPlaylist = true
         var playlistAttempt = 1
@@ -188,9 +188,27 @@ public struct HLSLoadingState: Sendable {
         var download: HLSRequestID?
         var retry: (job: MediaJob, attempt: Int, at: Duration)?
         var fetchedMaps: Set<MapKey> = []
-        var loggedDiagnosticsFor: Set<String> = []
 
         var isIdle: Bool { playlistRequest == nil && download == nil && retry == nil && !awaitingPlaylist }
+        var window: LiveWindow? { placed?.window }
+    }
+
+    /// A media playlist as loaded, placed on the item's timeline, with the body it was read
+    /// from (to tell an unchanged reload). Immutable and shared, so that copying a track
+    /// copies one reference rather than the playlist's many arrays.
+    final class PlacedPlaylist: Sendable {
+        let playlist: MediaPlaylist
+        /// The item time of the playlist's time zero.
+        let offset: MediaTime
+        let window: LiveWindow
+        let body: [UInt8]
+
+        init(playlist: MediaPlaylist, offset: MediaTime, body: [UInt8]) {
+            self.playlist = playlist
+            self.offset = offset
+            self.body = body
+            window = LiveWindow(playlist: playlist, offset: offset)
+        }
     }
 
     // MARK: - Events
@@ -455,12 +473,13 @@ public struct HLSLoadingState: Sendable {
     var isComplete: Bool {
         guard rootRetry == nil, tracks[.main] != nil else { return false }
         for track in tracks.values {
-            guard track.isIdle, let playlist = track.playlist, track.window?.behavior == .vod else { return false }
-            guard configuration.loadsSegments, let first = playlist.segments.first else { continue }
-            let whole = TimeRange(start: track.offset + first.startTime, end: track.offset + playlist.duration)
+            guard track.isIdle, let placed = track.placed, placed.window.behavior == .vod else { return false }
+            let segments = placed.playlist.segments
+            guard configuration.loadsSegments, let first = segments.first else { continue }
+            let whole = TimeRange(start: placed.offset + first.startTime, end: placed.window.liveEdge)
             if track.loaded.contains(whole) { continue }
-            for segment in playlist.segments where !segment.isGap && !track.failed.contains(segment.mediaSequenceNumber) {
-                guard track.loaded.contains(TimeRange(start: track.offset + segment.startTime, duration: segment.duration))
+            for segment in segments where !segment.isGap && !track.failed.contains(segment.mediaSequenceNumber) {
+                guard track.loaded.contains(TimeRange(start: placed.offset + segment.startTime, duration: segment.duration))
                 else { return false }
             }
         }

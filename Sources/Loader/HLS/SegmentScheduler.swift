@@ -36,22 +36,26 @@ public struct SegmentScheduler: Sendable, Hashable {
         loaded: LoadedSegments, failed: Set<Int>
     ) -> Int? {
         let segments = playlist.segments
-        var index = validCursorIndex(in: playlist, offset: offset, anchor: anchor)
-            ?? Self.firstIndex(in: segments, endingAfter: anchor - offset)
+        // Compared in the playlist's own time, so that a segment costs no addition across
+        // timescales; only the loaded-range check needs item time.
+        let relativeAnchor = anchor - offset
+        let relativeLimit = limit - offset
+        let placesAtZero = offset.value == 0
+        var index = validCursorIndex(in: playlist, relativeAnchor: relativeAnchor, anchor: anchor)
+            ?? Self.firstIndex(in: segments, endingAfter: relativeAnchor)
         defer {
             cursor = playlist.mediaSequence + index
             cursorAnchor = anchor
         }
         while index < segments.count {
             let segment = segments[index]
-            let start = offset + segment.startTime
-            if start >= limit { return nil }
-            if segment.isGap || failed.contains(segment.mediaSequenceNumber) {
+            if segment.startTime >= relativeLimit { return nil }
+            if segment.isGap || (!failed.isEmpty && failed.contains(segment.mediaSequenceNumber)) {
                 index += 1
                 continue
             }
-            let end = start + segment.duration
-            if let run = loaded.ranges.range(containing: start), run.end >= end {
+            let start = placesAtZero ? segment.startTime : offset + segment.startTime
+            if let run = loaded.ranges.range(containing: start), run.end >= start + segment.duration {
                 index = max(index + 1, Self.firstIndex(in: segments, endingAfter: run.end - offset))
                 continue
             }
@@ -60,14 +64,14 @@ public struct SegmentScheduler: Sendable, Hashable {
         return nil
     }
 
-    /// The cursor's index when it may be used for `anchor`.
-    private func validCursorIndex(in playlist: MediaPlaylist, offset: MediaTime, anchor: MediaTime) -> Int? {
+    /// The cursor's index when it may be used for `anchor` (`relativeAnchor` in playlist time).
+    private func validCursorIndex(in playlist: MediaPlaylist, relativeAnchor: MediaTime, anchor: MediaTime) -> Int? {
         guard let cursor, let cursorAnchor, anchor >= cursorAnchor else { return nil }
         let index = cursor - playlist.mediaSequence
         guard index >= 0, index <= playlist.segments.count else { return nil }
         if index < playlist.segments.count {
             let segment = playlist.segments[index]
-            guard anchor < offset + segment.startTime + segment.duration else { return nil }
+            guard relativeAnchor < segment.startTime + segment.duration else { return nil }
         }
         return index
     }
