@@ -99,6 +99,11 @@ let package = Package(
             path: "Benchmarks/StoreBenchmark"
         ),
         .executableTarget(
+            name: "LoaderBenchmark",
+            dependencies: ["BenchmarkSupport", "Loader", "MediaTime", "Playlist", "OriginSupport"],
+            path: "Benchmarks/LoaderBenchmark"
+        ),
+        .executableTarget(
             name: "PlaylistBenchmark",
             dependencies: ["BenchmarkSupport", "Playlist", "MediaTime"],
             path: "Benchmarks/PlaylistBenchmark",
