@@ -81,7 +81,7 @@ public struct LiveHealthMonitor: Sendable, Hashable {
     /// A reload succeeded; `changed` tells whether its body differs from the previous one.
     public mutating func playlistLoaded(_ playlist: MediaPlaylist, changed: Bool, at now: Duration) -> [Event] {
         var events: [Event] = []
-        targetDuration = .seconds(playlist.targetDuration)
+        targetDuration = max(.seconds(playlist.targetDuration), PlaylistReloadTiming.minimumTargetDuration)
         set(.playlistFetch, failing: nil, &events)
         guard changed || lastChangedAt == nil else { return events }
         lastChangedAt = now

@@ -10,7 +10,8 @@
 ///   retrying at the unchanged pace keeps a broken origin from being hammered.
 ///
 /// A reload is never scheduled before `now`: a load that took longer than the interval is
-/// followed at once.
+/// followed at once. A target duration under one second counts as one second, so that a
+/// playlist that says `EXT-X-TARGETDURATION:0` is not reloaded in a tight loop.
 public enum PlaylistReloadTiming {
     public enum Outcome: Sendable, Hashable {
         case changed
@@ -20,8 +21,12 @@ public enum PlaylistReloadTiming {
 
     /// The interval the rules give for an outcome.
     public static func interval(after outcome: Outcome, targetDuration: Duration) -> Duration {
-        outcome == .changed ? targetDuration : targetDuration / 2
+        let target = max(targetDuration, minimumTargetDuration)
+        return outcome == .changed ? target : target / 2
     }
+
+    /// The shortest target duration the rules use.
+    public static let minimumTargetDuration = Duration.seconds(1)
 
     /// When the next reload starts.
     public static func nextReload(

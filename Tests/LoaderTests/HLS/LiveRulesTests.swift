@@ -34,6 +34,9 @@ import Testing
         #expect(PlaylistReloadTiming.interval(after: .changed, targetDuration: .seconds(4)) == .seconds(4))
         #expect(PlaylistReloadTiming.interval(after: .unchanged, targetDuration: .seconds(4)) == .seconds(2))
         #expect(PlaylistReloadTiming.interval(after: .failed, targetDuration: .seconds(1)) == .milliseconds(500))
+        // A target duration of zero (a broken playlist) is not a reason to reload in a loop.
+        #expect(PlaylistReloadTiming.interval(after: .changed, targetDuration: .zero) == .seconds(1))
+        #expect(PlaylistReloadTiming.interval(after: .unchanged, targetDuration: .zero) == .milliseconds(500))
     }
 }
 
@@ -152,6 +155,12 @@ import Testing
         let next = LivePlaylistText(sequence: 1, targetDuration: 2).playlist
         #expect(transitions(monitor.playlistLoaded(next, changed: true, at: .seconds(21))) == ["stale recovered"])
         #expect(monitor.staleDeadline == .seconds(28))
+    }
+
+    @Test func aZeroTargetDurationCountsAsOneSecond() {
+        var monitor = LiveHealthMonitor()
+        _ = monitor.playlistLoaded(LivePlaylistText(targetDuration: 0, segmentDuration: "0.5").playlist, changed: true, at: .zero)
+        #expect(monitor.staleDeadline == .milliseconds(3500))
     }
 
     @Test func theStaleMultipleIsConfigurable() {
