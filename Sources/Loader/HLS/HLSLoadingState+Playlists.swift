@@ -108,8 +108,9 @@ extension HLSLoadingState {
     }
 
     /// A playlist could not be loaded (already logged). A first load is retried by the
-    /// playlist retry policy and then gives up: the item fails for the main track, a rendition
-    /// is dropped. A live reload is tried again at the failed-reload pace.
+    /// playlist retry policy and then gives up: a variant is dropped for another one, the item
+    /// fails when no variant is left (or there were none), a rendition is dropped. A live
+    /// reload is tried again at the failed-reload pace.
     mutating func playlistFailed(
         _ role: HLSTrackRole, message: String, error: HTTPError?, _ now: LoaderMoment, _ effects: inout [HLSLoadingEffect]
     ) {
@@ -125,6 +126,14 @@ extension HLSLoadingState {
                 track.nextReloadAt = now.elapsed + delay
                 tracks[role] = track
             } else if role == .main {
+                // Another variant may still work: drop this one and choose among the rest.
+                if multivariant != nil, let failing = variantIndex {
+                    excludedVariants.insert(failing)
+                    if let next = chooseVariant() {
+                        switchVariant(to: next, now, &effects)
+                        return
+                    }
+                }
                 if var final = error {
                     final.attempts = track.playlistAttempt
                     terminate(with: .failed(LoadError(final)), &effects)

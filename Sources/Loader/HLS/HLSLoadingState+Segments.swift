@@ -83,18 +83,23 @@ extension HLSLoadingState {
         configureRenditionTracks(now, &effects)
     }
 
+    /// The variant to load now, among those whose playlist did not fail for good; nil when
+    /// none is left.
     func chooseVariant() -> Int? {
         guard let multivariant else { return nil }
-        let candidates = multivariant.variants.map { variant in
-            VariantSelector.Candidate(
+        let usable = multivariant.variants.indices.filter { !excludedVariants.contains($0) }
+        let candidates = usable.map { index in
+            let variant = multivariant.variants[index]
+            return VariantSelector.Candidate(
                 bandwidth: variant.stream.bandwidth,
                 audioRenditionNames: variant.audioGroup.map { group in
                     multivariant.renditions(ofType: .audio, inGroup: group).map(\.name)
                 } ?? [])
         }
-        return configuration.variantSelector.choose(
+        let chosen = configuration.variantSelector.choose(
             among: candidates, estimate: bandwidth.estimate, peakBitRate: directives.preferredPeakBitRate,
-            audio: directives.audio, current: variantIndex)
+            audio: directives.audio, current: variantIndex.flatMap { usable.firstIndex(of: $0) })
+        return chosen.map { usable[$0] }
     }
 
     /// Moves the main track to variant `index`: its playlist is fetched (the old one stays
@@ -109,6 +114,8 @@ extension HLSLoadingState {
         main.playlistAttempt = 1
         tracks[.main] = main
         fetchPlaylist(.main, now, &effects)
+        // Before the item is ready, the first entry opens with the first playlist.
+        guard phase == .running else { return }
         let entry = AccessLogEntry(uri: variant.url, indicatedBitrate: Double(variant.stream.bandwidth))
         accessLog = entry
         effects.append(.report(.accessLog(entry)))

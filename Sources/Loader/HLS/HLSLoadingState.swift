@@ -122,6 +122,8 @@ public struct HLSLoadingState: Sendable {
     public internal(set) var followsLiveEdge = false
 
     var multivariant: MultivariantPlaylist?
+    /// Variants whose playlist could not be loaded: never chosen again.
+    var excludedVariants: Set<Int> = []
     var tracks: [HLSTrackRole: Track] = [:]
     var requests: [HLSRequestID: Request] = [:]
     var rootRetry: (attempt: Int, at: Duration)?

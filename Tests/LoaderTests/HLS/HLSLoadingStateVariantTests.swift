@@ -93,4 +93,37 @@ import Testing
         #expect(folders(harness).contains("en") && folders(harness).contains("subs"))
         #expect(harness.reports.last == .loadingFinished)
     }
+
+    @Test func aVariantWhosePlaylistFailsGivesWayToAnother() {
+        var harness = LoadingHarness(
+            url: Self.base + "master.m3u8", configuration: HLSLoader.Configuration(playlistRetry: .never))
+        harness.playlists[Self.base + "master.m3u8"] = Self.master
+        for folder in ["low", "en"] {
+            harness.playlists[Self.base + folder + "/index.m3u8"] = LivePlaylistText(count: 6, endList: true).text
+        }
+        harness.start()
+        harness.servePlaylists()
+        // high/index.m3u8 answered 404: the low variant takes over, and the item plays.
+        #expect(harness.state.variantIndex == 0 && harness.state.phase == .running)
+        #expect(harness.reports.compactMap(\.errorEntry).map(\.uri) == [Self.base + "high/index.m3u8"])
+        #expect(harness.reports.compactMap(\.streamDescription).count == 1)
+        harness.answerAllMedia(bytes: 10_000)
+        #expect(harness.lastLoaded == msRanges((0, 12_000)))
+        #expect(!harness.mediaRequests.contains { $0.url.contains("/high/") })
+        // The first access-log entry is the working variant's.
+        #expect(harness.reports.compactMap(\.accessEntry).first?.indicatedBitrate == 145_136)
+    }
+
+    @Test func theItemFailsWhenNoVariantIsLeft() {
+        var harness = LoadingHarness(
+            url: Self.base + "master.m3u8", configuration: HLSLoader.Configuration(playlistRetry: .never))
+        harness.playlists[Self.base + "master.m3u8"] = Self.master
+        harness.start()
+        harness.servePlaylists()
+        guard case .failed(let error) = harness.reports.last else {
+            Issue.record("reports: \(harness.reports.map(\.kind))")
+            return
+        }
+        #expect(error.httpError?.statusCode == 404 && error.uri == Self.base + "low/index.m3u8")
+    }
 }
