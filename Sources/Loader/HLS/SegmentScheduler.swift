@@ -56,7 +56,7 @@ public struct SegmentScheduler: Sendable, Hashable {
             }
             let start = placesAtZero ? segment.startTime : offset + segment.startTime
             if let run = loaded.ranges.range(containing: start), run.end >= start + segment.duration {
-                index = max(index + 1, Self.firstIndex(in: segments, endingAfter: run.end - offset))
+                index = Self.firstIndex(in: segments, after: index, endingAfter: run.end - offset)
                 continue
             }
             return index
@@ -74,6 +74,15 @@ public struct SegmentScheduler: Sendable, Hashable {
             guard relativeAnchor < segment.startTime + segment.duration else { return nil }
         }
         return index
+    }
+
+    /// The first index after `index` whose segment ends after `time`: the next one, in the
+    /// common case of a run that ends with the segment at `index`, else by binary search.
+    static func firstIndex(in segments: [MediaSegment], after index: Int, endingAfter time: MediaTime) -> Int {
+        let next = index + 1
+        guard next < segments.count else { return segments.count }
+        if segments[next].startTime + segments[next].duration > time { return next }
+        return max(next, firstIndex(in: segments, endingAfter: time))
     }
 
     /// The index of the first segment whose end (in playlist time) is after `time`, or the
