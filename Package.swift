@@ -47,6 +47,7 @@ let package = Package(
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
         .target(name: "Playlist", dependencies: ["MediaTime"]),
+        .target(name: "Engine", dependencies: ["QueueCore", "Loader", "Store", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -73,6 +74,10 @@ let package = Package(
             dependencies: ["Playlist", "MediaTime"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "QueueCore", "Loader", "Store", "MediaTime", "OriginSupport", "CSQLite"]
+        ),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -86,6 +91,11 @@ let package = Package(
             name: "QueueCoreBenchmark",
             dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
             path: "Benchmarks/QueueCoreBenchmark"
+        ),
+        .executableTarget(
+            name: "EngineBenchmark",
+            dependencies: ["BenchmarkSupport", "Engine", "Loader", "Store", "MediaTime"],
+            path: "Benchmarks/EngineBenchmark"
         ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
         .executableTarget(
