@@ -146,6 +146,14 @@ extension Engine {
     func applyPreferences(of item: ItemID, in id: QueueID) {
         guard let playerItem = running[id]?.player.item(item) else { return }
         let wanted = Self.directives(for: playerItem)
+        // An HLS loader that finished has no stream left to hear a new rendition or variant
+        // choice: it starts again, with the choice in its first directives.
+        if let session = sessions[item], session.isFinished, session.translator?.kind == .hls,
+           (session.current.audio, session.current.subtitles, session.current.preferredPeakBitRate)
+            != (wanted.audio, wanted.subtitles, wanted.preferredPeakBitRate) {
+            startLoader(for: item, in: id)
+            return
+        }
         send(to: item) { directives in
             directives.preferredForwardBufferDuration = wanted.preferredForwardBufferDuration
             directives.preferredPeakBitRate = wanted.preferredPeakBitRate

@@ -36,6 +36,23 @@ import Testing
         #expect(try await engine.item(item.id, in: queue).item.currentTime == seconds(5))
     }
 
+    @Test func anotherAudioRenditionLoadsEvenAfterTheItemFinishedLoading() async throws {
+        let origin = try TestOrigin()
+        let fixture = try await EngineFixture()
+        let engine = fixture.engine
+        let queue = try await engine.createQueue(name: "Audio").id
+        let item = try await engine.addItem(NewItem(url: origin.url("/multivariant/master.m3u8")), to: queue)
+        try await fixture.waitUntilLoaded(item.id, in: queue)
+        let english = try await origin.requests().filter { $0.path.hasPrefix("/multivariant/audio-") }
+        #expect(!english.isEmpty && english.allSatisfy { $0.path.hasPrefix("/multivariant/audio-en/") })
+
+        _ = try await engine.updateItem(item.id, in: queue, ItemChanges(mediaSelections: [.audible: .option("Français")]))
+        let french = try await origin.requests(atLeast: 7) { $0.path.hasPrefix("/multivariant/audio-fr/") && $0.path.hasSuffix(".ts") }
+        #expect(french.count == 7, "every French segment loads: \(french.map(\.path))")
+        try await fixture.waitUntilLoaded(item.id, in: queue)
+        #expect(try await engine.item(item.id, in: queue).item.currentMediaSelection[.audible]?.name == "Français")
+    }
+
     @Test func aMissingSegmentIsAHoleWherePlaybackStalls() async throws {
         let origin = try TestOrigin()
         try await origin.addRule(path: "/vod-ts/segment2.ts", faults: Fault(status: 404))
