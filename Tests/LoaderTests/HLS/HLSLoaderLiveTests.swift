@@ -117,13 +117,20 @@ final class LiveSession: Sendable {
             #expect((loadedEnds.last ?? .zero) > (loadedEnds.first ?? .zero))
 
             // Reloads: one target duration after a load that changed the playlist started,
-            // half of one after an unchanged one.
+            // half of one after an unchanged one. Never early; late only by the timer's
+            // wake-up, which a busy machine can delay now and then, so the typical lateness
+            // is held tight and a rare one loosely.
+            var lateness: [Double] = []
             for (previous, next) in zip(statuses, statuses.dropFirst()) {
                 let interval = next.lastReloadAt.timeIntervalSince(previous.lastReloadAt)
                 let expected = previous.playlistChanged ? Self.targetDuration : Self.targetDuration / 2
-                #expect(interval >= expected - 0.01 && interval <= expected + 0.3,
+                #expect(interval >= expected - 0.01,
                         "reload after \(interval) s; expected \(expected) s after a \(previous.playlistChanged ? "changed" : "unchanged") playlist")
+                lateness.append(interval - expected)
             }
+            lateness.sort()
+            let median = lateness.isEmpty ? .infinity : lateness[lateness.count / 2]
+            #expect(median <= 0.1 && (lateness.last ?? .infinity) <= 1, "reloads late by \(lateness) s")
             #expect(statuses.contains { $0.playlistChanged })
             #expect(!reports.contains { $0.liveHealth?.isFailing == true }, "a healthy stream raises nothing")
         }
