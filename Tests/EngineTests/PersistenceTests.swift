@@ -169,7 +169,10 @@ struct QueueDigest: Equatable {
         let queue = try await engine.createQueue(name: "Strict").id
         let a = try await engine.addItem(NewItem(url: Shared.localMovie, title: "A"), to: queue)
         let b = try await engine.addItem(NewItem(url: Shared.localMovie, title: "B"), to: queue)
+        // B is preloaded: wait for it too, so that its status cannot change between the
+        // snapshots taken around each refused mutation.
         try await fixture.waitUntilLoaded(a.id, in: queue)
+        try await fixture.waitUntilLoaded(b.id, in: queue)
         _ = try await engine.perform(.play, on: queue)
         try await fixture.advance(.seconds(3), queue)
 
