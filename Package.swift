@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
+        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -66,6 +67,7 @@ let package = Package(
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "MicroHTTPD", "MediaTime"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
