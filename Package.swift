@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
-        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime"]),
+        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime", "Playlist"]),
+        .target(name: "Playlist", dependencies: ["MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -55,6 +56,7 @@ let package = Package(
                 "Loader",
                 "MediaTime",
                 "Store",
+                "Playlist",
             ]
         ),
 
@@ -67,7 +69,12 @@ let package = Package(
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "MicroHTTPD", "MediaTime"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "MicroHTTPD", "MediaTime", "Playlist"]),
+        .testTarget(
+            name: "PlaylistTests",
+            dependencies: ["Playlist", "MediaTime"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -92,6 +99,12 @@ let package = Package(
             name: "StoreBenchmark",
             dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
             path: "Benchmarks/StoreBenchmark"
+        ),
+        .executableTarget(
+            name: "PlaylistBenchmark",
+            dependencies: ["BenchmarkSupport", "Playlist", "MediaTime"],
+            path: "Benchmarks/PlaylistBenchmark",
+            exclude: ["compare.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -33,7 +33,17 @@ public func measure(repetitions: Int = 7, _ body: () throws -> Void) rethrows ->
 }
 
 /// The process's peak resident set size so far, in bytes.
+///
+/// Read from `VmHWM` in `/proc/self/status` where it exists: `getrusage`'s `ru_maxrss`
+/// survives `exec`, so a child process started to measure one figure would report its
+/// parent's peak.
 public func peakResidentMemoryBytes() -> Int {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let fields = Optional(line.split(whereSeparator: { $0 == " " || $0 == "\t" })), fields.count >= 2,
+       let kilobytes = Int(fields[1]) {
+        return kilobytes * 1024
+    }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024

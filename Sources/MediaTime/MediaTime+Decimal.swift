@@ -19,6 +19,13 @@ extension MediaTime {
     /// ``init(decimalSeconds:)`` over UTF-8 bytes, for parsers that never build a `String`.
     @inlinable
     public init?<Bytes: Sequence<UInt8>>(decimalSecondsUTF8 bytes: Bytes) {
+        if let outcome = bytes.withContiguousStorageIfAvailable({ Self.parseShortDecimal($0) }), let decided = outcome {
+            guard let decided else { return nil }
+            self = decided
+            return
+        }
+        // Read once: a global accessed from inlined code goes through an accessor each time.
+        let digitLimit = Self.maximumDecimalFractionDigits
         var iterator = bytes.makeIterator()
         guard var byte = iterator.next() else { return nil }
         let negative = byte == UInt8(ascii: "-")
@@ -58,22 +65,22 @@ extension MediaTime {
             while let next = iterator.next() {
                 let digit = next &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
-                if fractionDigits < Self.maximumDecimalFractionDigits {
+                if fractionDigits < digitLimit {
                     fraction = fraction &* 10 &+ UInt64(digit)
                     trailingZeros = digit == 0 ? trailingZeros &+ 1 : 0
-                } else if fractionDigits == Self.maximumDecimalFractionDigits {
+                } else if fractionDigits == digitLimit {
                     roundsUp = digit >= 5
                 }
                 fractionDigits &+= 1
             }
         }
         guard integerDigits + fractionDigits > 0 else { return nil }
-        fractionDigits = min(fractionDigits, Self.maximumDecimalFractionDigits)
+        fractionDigits = min(fractionDigits, digitLimit)
         if !roundsUp && trailingZeros > 0 {
-            fraction /= Self.powersOfTen[trailingZeros]
+            fraction /= Self.powerOfTen(trailingZeros)
             fractionDigits -= trailingZeros
         }
-        let scale = Self.powersOfTen[fractionDigits]
+        let scale = Self.powerOfTen(fractionDigits)
         let (whole, overflowWhole) = integer.multipliedReportingOverflow(by: scale)
         let (magnitude, overflowSum) = whole.addingReportingOverflow(fraction &+ (roundsUp ? 1 : 0))
         let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
@@ -82,10 +89,77 @@ extension MediaTime {
         self.init(value: value, timescale: Int32(scale))
     }
 
+    /// The common case of ``init(decimalSecondsUTF8:)`` (contiguous bytes, at most 18 of
+    /// them, so the integer part cannot overflow) in one indexed pass. Returns `.some(nil)`
+    /// for text that is not a decimal, and nil when the general path must decide.
     @usableFromInline
-    static let powersOfTen: [UInt64] = [
-        1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
-    ]
+    static func parseShortDecimal(_ buffer: UnsafeBufferPointer<UInt8>) -> MediaTime?? {
+        let count = buffer.count
+        guard count > 0, count <= 18 else { return count == 0 ? .some(nil) : nil }
+        var index = 0
+        let negative = buffer[0] == UInt8(ascii: "-")
+        if negative || buffer[0] == UInt8(ascii: "+") { index = 1 }
+        var integer: UInt64 = 0
+        var integerDigits = 0
+        while index < count {
+            let digit = buffer[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            integer = integer &* 10 &+ UInt64(digit)
+            integerDigits &+= 1
+            index &+= 1
+        }
+        var fraction: UInt64 = 0
+        var fractionDigits = 0
+        var roundsUp = false
+        if index < count {
+            guard buffer[index] == UInt8(ascii: ".") else { return .some(nil) }
+            index &+= 1
+            while index < count {
+                let digit = buffer[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return .some(nil) }
+                if fractionDigits < maximumDecimalFractionDigits {
+                    fraction = fraction &* 10 &+ UInt64(digit)
+                } else if fractionDigits == maximumDecimalFractionDigits {
+                    roundsUp = digit >= 5
+                }
+                fractionDigits &+= 1
+                index &+= 1
+            }
+        }
+        guard integerDigits + fractionDigits > 0 else { return .some(nil) }
+        var keptDigits = min(fractionDigits, maximumDecimalFractionDigits)
+        if !roundsUp {
+            while keptDigits > 0 && fraction % 10 == 0 {
+                fraction /= 10
+                keptDigits -= 1
+            }
+        }
+        let scale = powerOfTen(keptDigits)
+        let (whole, overflowWhole) = integer.multipliedReportingOverflow(by: scale)
+        let (magnitude, overflowSum) = whole.addingReportingOverflow(fraction &+ (roundsUp ? 1 : 0))
+        let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+        guard !overflowWhole, !overflowSum, magnitude <= limit else { return .some(nil) }
+        let value = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+        return .some(MediaTime(value: value, timescale: Int32(scale)))
+    }
+
+    /// 10^exponent for 0...9. A switch, not a static array: reading a global array costs a
+    /// lazy-initialization check, a bounds check and a retain on every call.
+    @inlinable
+    static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        default: 1_000_000_000
+        }
+    }
 
     /// The time as decimal seconds with at most `maximumFractionDigits` digits after the
     /// point, rounded to nearest (half away from zero), trailing zeros dropped: `6.006`, `-1`,

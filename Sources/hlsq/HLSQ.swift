@@ -9,11 +9,12 @@ struct HLSQ: AsyncParsableCommand {
         commandName: "hlsq",
         abstract: "A headless queue player for HLS and media playlists.",
         version: HLSQVersion.current,
-        subcommands: [ProbeCommand.self, BackupCommand.self]
+        subcommands: [InspectCommand.self, ValidateCommand.self, ProbeCommand.self, BackupCommand.self]
     )
 
     /// Runs the command line like ArgumentParser's default, except that usage errors exit
-    /// with status 2 (ArgumentParser's default is 64), the status `probe` documents.
+    /// with status 2 instead of 64: `validate`, `probe` and `backup` use 1 for invalid input
+    /// and 2 for usage and I/O errors.
     static func main() async {
         do {
             var command = try parseAsRoot()

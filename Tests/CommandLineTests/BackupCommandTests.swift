@@ -30,7 +30,7 @@ import Testing
         let log = try FileManager.default.attributesOfItem(atPath: path("hlsq.sqlite-wal"))[.size] as? Int
         #expect((log ?? 0) > 0)
 
-        let run = try ProbeCommandTests.hlsq("backup", "--db", path("hlsq.sqlite"), path("copy.sqlite"))
+        let run = try HLSQProcess.run("backup", "--db", path("hlsq.sqlite"), path("copy.sqlite"))
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("Copied"))
         let copy = try Store(path: path("copy.sqlite"))
@@ -51,7 +51,7 @@ import Testing
             (["backup", "--db", path("notes.sqlite"), path("notes-copy.sqlite")], 1, "file is not a database"),
         ]
         for (arguments, status, message) in cases {
-            let run = try ProbeCommandTests.hlsq(arguments: arguments)
+            let run = try HLSQProcess.run(arguments: arguments)
             #expect(run.status == status, "\(arguments): \(run.errors)")
             if let message {
                 #expect(run.errors.contains(message), "\(arguments): \(run.errors)")

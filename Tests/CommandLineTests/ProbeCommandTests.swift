@@ -4,47 +4,10 @@ import Testing
 
 /// `hlsq probe` run as a real process: output and exit codes.
 @Suite struct ProbeCommandTests {
-    /// The `hlsq` executable, built next to the test bundle (this target depends on it).
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent()
-        .appendingPathComponent("hlsq")
-
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    /// Runs `hlsq` with `arguments` to its end.
-    static func hlsq(_ arguments: String...) throws -> Run {
-        try hlsq(arguments: arguments)
-    }
-
-    static func hlsq(arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting: a child blocked on a full pipe would never exit. The outputs
-        // here are small, so reading one pipe after the other is enough.
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complained = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: printed, as: UTF8.self),
-            errors: String(decoding: complained, as: UTF8.self)
-        )
-    }
-
     static let sample = TestOrigin.playlists.appendingPathComponent("chapters.mp4").path
 
     @Test func printsTheProbeAsText() throws {
-        let run = try Self.hlsq("probe", Self.sample)
+        let run = try HLSQProcess.run("probe", Self.sample)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("duration  12 s"))
         #expect(run.output.contains("title              hlsq sample"))
@@ -54,7 +17,7 @@ import Testing
     }
 
     @Test func printsTheProbeAsJSON() throws {
-        let run = try Self.hlsq("probe", "--json", Self.sample)
+        let run = try HLSQProcess.run("probe", "--json", Self.sample)
         #expect(run.status == 0, "\(run.errors)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         #expect(object["duration"] as? Double == 12)
@@ -70,7 +33,7 @@ import Testing
 
     @Test func probesAURL() throws {
         let origin = try TestOrigin()
-        let run = try Self.hlsq("probe", "--json", origin.url("/vod-ts/segment0.ts"))
+        let run = try HLSQProcess.run("probe", "--json", origin.url("/vod-ts/segment0.ts"))
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("\"format\" : \"mpegts\""))
     }
@@ -93,7 +56,7 @@ import Testing
         ExitCase(name: "unknown option", arguments: ["--frobnicate", "x.mp4"], status: 2, message: "Unknown option"),
     ])
     func exitsWithTheDocumentedStatus(_ exit: ExitCase) throws {
-        let run = try Self.hlsq(arguments: ["probe"] + exit.arguments)
+        let run = try HLSQProcess.run(arguments: ["probe"] + exit.arguments)
         #expect(run.status == exit.status)
         #expect(run.errors.contains(exit.message), "\(run.errors)")
         #expect(run.output.isEmpty)

@@ -1,0 +1,472 @@
+import MediaTime
+
+/// Reads a media playlist in one pass. Segment tags accumulate in `pending` until the URI
+/// line, which completes the segment with the state in force (keys, map, bitrate).
+struct MediaPlaylistParser {
+    var core: ParserCore
+    let options: ParseOptions
+    var playlist = MediaPlaylist(targetDuration: 0)
+
+    private var seen: Set<Tag> = []
+    private var versionLine = 1
+    private var targetDurationKnown = false
+    /// `targetDuration + 0.5`: a duration at or past it rounds above the target.
+    private var roundingLimit = MediaTime.zero
+    private var pending = PendingSegment()
+    /// The keys, map and bitrate in force, shared by the segments they apply to.
+    private var context: SegmentContext
+    private var nextStart = MediaTime.zero
+    private var discontinuity = 0
+    private var lastDated: (date: DateTime, start: MediaTime)?
+    private var sequenceTagAfterSegment = false
+    private var firstDatedIndex: Int?
+    /// The segments so far; moved into the playlist at the end.
+    private var segments: [MediaSegment] = []
+    private var firstPartLine: Int?
+    private var partInfLine = 1
+
+    /// The tags read for the segment being built.
+    private struct PendingSegment {
+        var duration: MediaTime?
+        var titleStart = 0
+        var titleEnd = 0
+        var extinfLine = 0
+        var byteRange: (length: Int, offset: Int?, line: Int)?
+        var programDateTime: DateTime?
+        var isDiscontinuity = false
+        var isGap = false
+        var parts: [PartialSegment] = []
+        var precedingLines: [PreservedLine] = []
+
+        var hasExtras: Bool { !parts.isEmpty || !precedingLines.isEmpty }
+
+        /// Back to empty, touching the arrays only when they hold something.
+        mutating func reset() {
+            duration = nil
+            titleStart = 0
+            titleEnd = 0
+            extinfLine = 0
+            byteRange = nil
+            programDateTime = nil
+            isDiscontinuity = false
+            isGap = false
+            if !parts.isEmpty { parts = [] }
+            if !precedingLines.isEmpty { precedingLines = [] }
+        }
+    }
+
+    init(core: ParserCore, options: ParseOptions) {
+        self.core = core
+        self.options = options
+        playlist.base = core.base
+        context = SegmentContext(keys: [], map: nil, bitrate: nil, base: core.base, source: core.source)
+    }
+
+    mutating func parse() -> MediaPlaylist {
+        _ = core.readHeader()
+        segments.reserveCapacity(estimatedSegmentCount())
+        while let line = core.nextLine() {
+            if line.start == line.end { continue }
+            if core.bytes[line.start] != UInt8(ascii: "#") {
+                appendSegment(uriLine: line)
+            } else if core.hasPrefix("#EXTINF:", at: line.start, end: line.end) {
+                readExtinf(line)
+            } else if core.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:", at: line.start, end: line.end) {
+                readTag(.programDateTime, line, line.start + 25)
+            } else if core.hasPrefix("#EXT-X-BYTERANGE:", at: line.start, end: line.end) {
+                readTag(.byteRange, line, line.start + 17)
+            } else if core.hasPrefix("#EXT", at: line.start, end: line.end), let (tag, valueStart) = core.tag(of: line) {
+                readTag(tag, line, valueStart)
+            } else {
+                pending.precedingLines.append(core.preserved(line))
+            }
+        }
+        finish()
+        return playlist
+    }
+
+    /// Newlines halved: exact for `EXTINF` + URI playlists, generous for richer ones. Pages
+    /// reserved and never written are not resident.
+    private func estimatedSegmentCount() -> Int {
+        core.bytes.count / 24
+    }
+
+    // MARK: Segments
+
+    private mutating func readExtinf(_ line: Line) {
+        let valueStart = min(line.start + 8, line.end)
+        var comma = valueStart
+        while comma < line.end, core.bytes[comma] != UInt8(ascii: ",") { comma += 1 }
+        if pending.duration != nil {
+            core.report(.duplicateTag, line: line.number, "a segment may have only one EXTINF")
+        }
+        if let duration = core.decimal(valueStart, comma), duration >= .zero {
+            pending.duration = duration
+        } else {
+            core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),
+                        "EXTINF needs a non-negative decimal duration")
+            pending.duration = .zero
+        }
+        if core.requiredVersion.version < 3 {
+            for index in valueStart..<comma where core.bytes[index] == UInt8(ascii: ".") {
+                core.require(version: 3, for: "a decimal EXTINF duration", line: line.number)
+                break
+            }
+        }
+        pending.titleStart = min(comma + 1, line.end)
+        pending.titleEnd = line.end
+        pending.extinfLine = line.number
+    }
+
+    private mutating func appendSegment(uriLine line: Line) {
+        let uri = core.segmentText(line.start, line.end, line: line)
+        let extinfLine = pending.extinfLine != 0 ? pending.extinfLine : line.number
+        let duration: MediaTime
+        if let given = pending.duration {
+            duration = given
+        } else {
+            core.report(.missingRequiredTag, line: line.number, "the segment \(context.string(uri)) has no EXTINF before it")
+            duration = .zero
+        }
+        if targetDurationKnown && duration >= roundingLimit {
+            reportOverTarget(duration, line: extinfLine)
+        }
+        var byteRange: ByteRange?
+        if let range = pending.byteRange {
+            var offset = range.offset ?? 0
+            if range.offset == nil {
+                if let previous = segments.last, previous.uri == context.string(uri), let previousRange = previous.byteRange {
+                    offset = previousRange.end
+                } else {
+                    core.report(.byteRangeWithoutOffset, line: range.line,
+                                "EXT-X-BYTERANGE has no offset, and the previous segment is not a sub-range of the same resource")
+                }
+            }
+            byteRange = ByteRange(length: range.length, offset: offset)
+        }
+        if pending.isDiscontinuity { discontinuity += 1 }
+        var programDateTime: DateTime?
+        if let date = pending.programDateTime {
+            programDateTime = date
+            lastDated = (date, nextStart)
+            if firstDatedIndex == nil { firstDatedIndex = segments.count }
+        } else if let lastDated {
+            programDateTime = lastDated.date + (nextStart - lastDated.start)
+        }
+        var uriSpan = TextSpan.owned
+        var ownedURI: String?
+        switch uri {
+        case .source(let span): uriSpan = span
+        case .owned(let string): ownedURI = string
+        }
+        let title = pending.titleEnd > pending.titleStart ? core.plainText(pending.titleStart, pending.titleEnd) : nil
+        segments.append(MediaSegment(
+            uri: uriSpan, duration: duration, isDiscontinuity: pending.isDiscontinuity, isGap: pending.isGap,
+            programDateTime: programDateTime, hasExplicitProgramDateTime: pending.programDateTime != nil,
+            mediaSequenceNumber: playlist.mediaSequence + segments.count,
+            discontinuitySequence: playlist.discontinuitySequence + discontinuity, startTime: nextStart, context: context,
+            extras: pending.hasExtras || byteRange != nil || title != nil || ownedURI != nil
+                ? SegmentExtras.make(SegmentExtras.Fields(byteRange: byteRange, parts: pending.parts,
+                                                          precedingLines: pending.precedingLines, title: title,
+                                                          uri: ownedURI))
+                : nil))
+        nextStart += duration
+        pending.reset()
+    }
+
+    private mutating func reportOverTarget(_ duration: MediaTime, line: Int) {
+        core.report(.segmentExceedsTargetDuration, line: line, column: 9,
+                    "the EXTINF duration \(duration) rounds to more than the target duration \(playlist.targetDuration)")
+    }
+
+    // MARK: Tags
+
+    private mutating func readTag(_ tag: Tag, _ line: Line, _ valueStart: Int) {
+        if tag.scope == .multivariant || tag.scope == .m3u {
+            core.report(.mixedPlaylistKinds, line: line.number,
+                        "#\(tag.name) belongs in a multivariant playlist, not in a media playlist")
+            pending.precedingLines.append(core.preserved(line))
+            return
+        }
+        if tag.isSingleton {
+            if seen.contains(tag) {
+                core.report(.duplicateTag, line: line.number, "#\(tag.name) may appear only once; this one is ignored")
+                return
+            }
+            seen.insert(tag)
+        }
+        switch tag {
+        case .extm3u:
+            core.report(.duplicateTag, line: line.number, "#EXTM3U may appear only on the first line")
+        case .version:
+            playlist.version = integerValue(line, valueStart, tag)
+            versionLine = line.number
+        case .independentSegments:
+            playlist.hasIndependentSegments = true
+        case .start:
+            playlist.start = core.startOffset(line, valueStart)
+        case .define:
+            if let definition = core.define(line, valueStart, importing: options.importedVariables, allowsImport: true) {
+                playlist.definitions.append(definition)
+            }
+        case .targetDuration:
+            playlist.targetDuration = integerValue(line, valueStart, tag) ?? 0
+            targetDurationKnown = true
+            roundingLimit = MediaTime(value: Int64(playlist.targetDuration) * 2 + 1, timescale: 2)
+            // Segments read before the tag: reported on the tag's line.
+            for segment in segments where segment.duration >= roundingLimit {
+                reportOverTarget(segment.duration, line: line.number)
+            }
+        case .mediaSequence, .discontinuitySequence:
+            let value = integerValue(line, valueStart, tag) ?? 0
+            if !segments.isEmpty {
+                core.report(.sequenceTagAfterSegment, line: line.number, "#\(tag.name) must appear before the first segment")
+                sequenceTagAfterSegment = true
+            }
+            if tag == .mediaSequence { playlist.mediaSequence = value } else { playlist.discontinuitySequence = value }
+        case .endList:
+            playlist.hasEndList = true
+        case .playlistType:
+            let text = core.string(valueStart, line.end)
+            if text != "EVENT" && text != "VOD" {
+                core.report(.unknownEnumeratedValue, line: line.number, column: core.column(line, valueStart),
+                            "EXT-X-PLAYLIST-TYPE must be EVENT or VOD, not \(text)")
+            }
+            playlist.playlistType = PlaylistType(text)
+        case .iFramesOnly:
+            playlist.isIFramesOnly = true
+            core.require(version: 4, for: "EXT-X-I-FRAMES-ONLY", line: line.number)
+        case .partInf:
+            partInfLine = line.number
+            var list = core.attributeList(line, from: valueStart)
+            core.requireAttribute(list, "PART-TARGET", of: "EXT-X-PART-INF")
+            if let target = core.decimalTime(&list, "PART-TARGET") {
+                playlist.partInformation = PartInformation(partTarget: target, otherAttributes: core.remaining(list))
+            }
+        case .serverControl:
+            var list = core.attributeList(line, from: valueStart)
+            var control = ServerControl()
+            control.canSkipUntil = core.decimalTime(&list, "CAN-SKIP-UNTIL")
+            control.canSkipDateRanges = core.yesNo(&list, "CAN-SKIP-DATERANGES") ?? false
+            control.holdBack = core.decimalTime(&list, "HOLD-BACK")
+            control.partHoldBack = core.decimalTime(&list, "PART-HOLD-BACK")
+            control.canBlockReload = core.yesNo(&list, "CAN-BLOCK-RELOAD") ?? false
+            control.otherAttributes = core.remaining(list)
+            playlist.serverControl = control
+        case .extinf:
+            readExtinf(line)
+        case .byteRange:
+            core.require(version: 4, for: "EXT-X-BYTERANGE", line: line.number)
+            if let range = core.byteRange(valueStart, line.end) {
+                pending.byteRange = (range.length, range.offset, line.number)
+            } else {
+                core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),
+                            "EXT-X-BYTERANGE must be length[@offset]")
+            }
+        case .discontinuity:
+            pending.isDiscontinuity = true
+        case .key:
+            readKey(line, valueStart)
+        case .map:
+            readMap(line, valueStart)
+        case .programDateTime:
+            if let date = DateTime.parse(core.bytes, valueStart, line.end) {
+                pending.programDateTime = date
+            } else {
+                core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),
+                            "EXT-X-PROGRAM-DATE-TIME must be an ISO 8601 date-time with a time zone")
+            }
+        case .gap:
+            pending.isGap = true
+        case .bitrate:
+            context = context.with(bitrate: integerValue(line, valueStart, tag))
+        case .part:
+            readPart(line, valueStart)
+        case .dateRange:
+            readDateRange(line, valueStart)
+        case .skip:
+            var list = core.attributeList(line, from: valueStart)
+            core.require(version: 9, for: "EXT-X-SKIP", line: line.number)
+            core.requireAttribute(list, "SKIPPED-SEGMENTS", of: "EXT-X-SKIP")
+            let skipped = core.integer(&list, "SKIPPED-SEGMENTS") ?? 0
+            let removed = core.quoted(&list, "RECENTLY-REMOVED-DATERANGES")
+            playlist.skip = Skip(skippedSegments: skipped,
+                                 recentlyRemovedDateRanges: removed.map { $0.split(separator: "\t").map(String.init) } ?? [],
+                                 otherAttributes: core.remaining(list))
+        case .preloadHint:
+            var list = core.attributeList(line, from: valueStart)
+            core.requireAttribute(list, "TYPE", of: "EXT-X-PRELOAD-HINT")
+            core.requireAttribute(list, "URI", of: "EXT-X-PRELOAD-HINT")
+            let type = core.enumerated(&list, "TYPE", allowed: ["PART", "MAP"]) ?? "PART"
+            var hint = PreloadHint(kind: type == "PART" ? .part : type == "MAP" ? .map : .other(type),
+                                   uri: core.quoted(&list, "URI") ?? "")
+            hint.byteRangeStart = core.integer(&list, "BYTERANGE-START")
+            hint.byteRangeLength = core.integer(&list, "BYTERANGE-LENGTH")
+            hint.otherAttributes = core.remaining(list)
+            hint.base = core.base
+            playlist.preloadHints.append(hint)
+        case .renditionReport:
+            var list = core.attributeList(line, from: valueStart)
+            core.requireAttribute(list, "URI", of: "EXT-X-RENDITION-REPORT")
+            var report = RenditionReport(uri: core.quoted(&list, "URI") ?? "")
+            report.lastMediaSequenceNumber = core.integer(&list, "LAST-MSN")
+            report.lastPart = core.integer(&list, "LAST-PART")
+            report.otherAttributes = core.remaining(list)
+            report.base = core.base
+            playlist.renditionReports.append(report)
+        case .media, .streamInf, .iFrameStreamInf, .sessionData, .sessionKey, .contentSteering, .extgrp, .playlist:
+            break
+        }
+    }
+
+    private mutating func integerValue(_ line: Line, _ valueStart: Int, _ tag: Tag) -> Int? {
+        guard let value = core.integer(valueStart, line.end) else {
+            core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),
+                        "#\(tag.name) needs a decimal integer")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func readKey(_ line: Line, _ valueStart: Int) {
+        guard let key = core.encryptionKey(line, valueStart, tagName: "EXT-X-KEY") else { return }
+        if key.method == .none {
+            context = context.with(keys: [])
+        } else {
+            // One key per format: a new key replaces the one of its format.
+            let format = key.keyFormat ?? "identity"
+            var keys = context.keys
+            keys.removeAll { ($0.keyFormat ?? "identity") == format }
+            keys.append(key)
+            context = context.with(keys: keys)
+        }
+    }
+
+    private mutating func readMap(_ line: Line, _ valueStart: Int) {
+        var list = core.attributeList(line, from: valueStart)
+        guard let uri = core.quoted(&list, "URI") else {
+            core.report(.missingAttribute, line: line.number, "EXT-X-MAP requires the attribute URI")
+            return
+        }
+        var section = MediaInitializationSection(uri: uri)
+        if let range = core.byteRange(&list, "BYTERANGE") {
+            section.byteRange = ByteRange(length: range.length, offset: range.offset ?? 0)
+        }
+        section.otherAttributes = core.remaining(list)
+        section.base = core.base
+        context = context.with(map: section)
+        if playlist.isIFramesOnly {
+            core.require(version: 5, for: "EXT-X-MAP", line: line.number)
+        } else {
+            core.require(version: 6, for: "EXT-X-MAP without EXT-X-I-FRAMES-ONLY", line: line.number)
+        }
+    }
+
+    private mutating func readPart(_ line: Line, _ valueStart: Int) {
+        if firstPartLine == nil { firstPartLine = line.number }
+        var list = core.attributeList(line, from: valueStart)
+        core.requireAttribute(list, "URI", of: "EXT-X-PART")
+        core.requireAttribute(list, "DURATION", of: "EXT-X-PART")
+        var part = PartialSegment(uri: core.quoted(&list, "URI") ?? "",
+                                  duration: core.decimalTime(&list, "DURATION") ?? .zero)
+        part.isIndependent = core.yesNo(&list, "INDEPENDENT") ?? false
+        if let range = core.byteRange(&list, "BYTERANGE") {
+            var offset = range.offset ?? 0
+            if range.offset == nil {
+                let previous = pending.parts.last ?? segments.last?.parts.last
+                if let previous, previous.uri == part.uri, let previousRange = previous.byteRange {
+                    offset = previousRange.end
+                } else {
+                    core.report(.byteRangeWithoutOffset, line: line.number,
+                                "the part's BYTERANGE has no offset, and the previous part is not a sub-range of the same resource")
+                }
+            }
+            part.byteRange = ByteRange(length: range.length, offset: offset)
+        }
+        part.isGap = core.yesNo(&list, "GAP") ?? false
+        part.otherAttributes = core.remaining(list)
+        part.base = core.base
+        pending.parts.append(part)
+    }
+
+    private mutating func readDateRange(_ line: Line, _ valueStart: Int) {
+        var list = core.attributeList(line, from: valueStart)
+        let id = core.quoted(&list, "ID")
+        if id == nil {
+            core.report(.dateRangeMissingID, line: line.number, "EXT-X-DATERANGE requires an ID")
+        }
+        let startText = core.quoted(&list, "START-DATE")
+        var startDate = startText.flatMap { DateTime(iso8601: $0) }
+        // A later tag with the same ID adds attributes to the range (RFC 8216bis §4.4.5.1),
+        // as the SCTE-35 example of the RFC does with its IN tag, and inherits its start.
+        let earlier = id.flatMap { id in playlist.dateRanges.last { $0.id == id } }
+        if startText == nil, let earlier {
+            startDate = earlier.startDate
+        } else if startText == nil {
+            core.report(.dateRangeMissingStartDate, line: line.number, "EXT-X-DATERANGE requires a START-DATE")
+        } else if startDate == nil {
+            core.report(.invalidAttributeValue, line: line.number, "START-DATE must be an ISO 8601 date-time")
+        }
+        var range = DateRange(id: id ?? "", startDate: startDate ?? DateTime(secondsSince1970: .zero),
+                              segmentIndex: segments.count)
+        range.classValue = core.quoted(&list, "CLASS")
+        range.cue = core.quoted(&list, "CUE").map { $0.split(separator: ",").map(String.init) } ?? []
+        if let endText = core.quoted(&list, "END-DATE") {
+            range.endDate = DateTime(iso8601: endText)
+            if range.endDate == nil {
+                core.report(.invalidAttributeValue, line: line.number, "END-DATE must be an ISO 8601 date-time")
+            } else if let endDate = range.endDate, let startDate, endDate < startDate {
+                core.report(.dateRangeEndBeforeStart, line: line.number, "END-DATE \(endText) is before START-DATE \(startText ?? "")")
+            }
+        }
+        range.duration = core.decimalTime(&list, "DURATION")
+        range.plannedDuration = core.decimalTime(&list, "PLANNED-DURATION")
+        range.scte35Command = core.hexadecimal(&list, "SCTE35-CMD")
+        range.scte35Out = core.hexadecimal(&list, "SCTE35-OUT")
+        range.scte35In = core.hexadecimal(&list, "SCTE35-IN")
+        if let endOnNext = core.enumerated(&list, "END-ON-NEXT", allowed: ["YES"]) {
+            range.endOnNext = endOnNext == "YES"
+        }
+        for attribute in core.remaining(list) {
+            if attribute.name.hasPrefix("X-") { range.clientAttributes.append(attribute) } else { range.otherAttributes.append(attribute) }
+        }
+        range.position = SourcePosition(line: line.number)
+        playlist.dateRanges.append(range)
+    }
+
+    // MARK: End
+
+    private mutating func finish() {
+        playlist.segments = segments
+        segments = []
+        playlist.trailingLines = pending.precedingLines
+        playlist.trailingParts = pending.parts
+        if pending.duration != nil {
+            core.report(.missingURI, line: pending.extinfLine, "the last EXTINF has no URI line after it")
+        }
+        // Lines before the first segment belong to the header.
+        if let first = playlist.segments.first, !first.precedingLines.isEmpty {
+            playlist.leadingLines = first.precedingLines
+            playlist.segments[0].precedingLines = []
+        }
+        if !seen.contains(.targetDuration) {
+            core.report(.missingRequiredTag, line: 1, "a media playlist requires EXT-X-TARGETDURATION")
+            let longest = playlist.segments.map(\.duration).max() ?? .zero
+            playlist.targetDuration = Int(longest.converted(toTimescale: 1).value ?? 0)
+        }
+        if playlist.partInformation != nil && playlist.serverControl?.partHoldBack == nil {
+            core.report(.missingAttribute, line: partInfLine,
+                        "a playlist with EXT-X-PART-INF requires EXT-X-SERVER-CONTROL with PART-HOLD-BACK")
+        }
+        if let firstPartLine, playlist.partInformation == nil {
+            core.report(.partWithoutPartInf, line: firstPartLine, "EXT-X-PART requires EXT-X-PART-INF in the playlist")
+        }
+        if sequenceTagAfterSegment {
+            playlist.recomputeTimeline()
+        } else if let firstDatedIndex {
+            playlist.extrapolateDatesBackward(from: firstDatedIndex)
+        }
+        core.checkVersion(declared: playlist.version, line: versionLine)
+        assert(playlist.checkInvariants())
+    }
+}
