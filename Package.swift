@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
-        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime", "Playlist"]),
+        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime", "Playlist", "Engine", "Loader"]),
         .target(name: "Playlist", dependencies: ["MediaTime"]),
 
         .executableTarget(
@@ -69,7 +69,10 @@ let package = Package(
         .testTarget(name: "QueueCoreTests", dependencies: ["QueueCore", "MediaTime"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "MicroHTTPD", "MediaTime", "Playlist"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "Engine", "Loader", "MicroHTTPD", "MediaTime", "Playlist", "OriginSupport"]
+        ),
         .testTarget(
             name: "PlaylistTests",
             dependencies: ["Playlist", "MediaTime"],

@@ -16,8 +16,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var reason: String?
     /// `field` of a 422.
     public var field: String?
-    /// The parser's diagnostics, for a playlist that could not be imported.
-    var diagnostics: [DiagnosticRecord] = []
+    /// The parser's diagnostics, for a playlist that could not be imported (written even
+    /// when empty).
+    var diagnostics: [DiagnosticRecord]?
     /// Header fields the answer carries (`Allow` for 405, `WWW-Authenticate` for 401).
     var headers: HTTPHeaders = HTTPHeaders()
 
@@ -90,7 +91,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         json.member("message", message)
         if let reason { json.member("reason", reason) }
         if let field { json.member("field", field) }
-        if !diagnostics.isEmpty {
+        if let diagnostics {
             json.key("diagnostics")
             json.beginArray()
             for diagnostic in diagnostics { diagnostic.write(to: &json) }

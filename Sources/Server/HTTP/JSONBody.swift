@@ -5,7 +5,7 @@ enum JSONBody {
     static let contentType = "application/json; charset=utf-8"
 
     /// A JSON answer that no cache may keep: API state changes at any moment.
-    static func response(_ status: HTTPStatus = .ok, _ bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    static func response(_ bytes: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
         headers.set(name: "Content-Type", value: contentType)
         headers.set(name: "Cache-Control", value: "no-store")
@@ -14,12 +14,12 @@ enum JSONBody {
 
     /// A JSON answer written by `write`.
     static func response(
-        _ status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256,
+        status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256,
         _ write: (inout JSONWriter) -> Void
     ) -> HTTPResponse {
         var json = JSONWriter(reservingCapacity: capacity)
         write(&json)
-        return response(status, json.bytes, headers: headers)
+        return response(json.bytes, status: status, headers: headers)
     }
 }
 
