@@ -57,6 +57,9 @@ let package = Package(
                 "MediaTime",
                 "Store",
                 "Playlist",
+                "Engine",
+                "MicroHTTPD",
+                "Server",
             ]
         ),
 
