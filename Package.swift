@@ -81,6 +81,8 @@ let package = Package(
             dependencies: ["Playlist", "MediaTime"],
             exclude: ["Fixtures"]
         ),
+        // Runs the built `hlsq serve` as a process and talks to it over sockets.
+        .testTarget(name: "EndToEndTests", dependencies: ["hlsq"]),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
