@@ -27,6 +27,8 @@ extension JSONWriter {
         if let index = queue.currentIndex { integer(index) } else { null() }
         member("currentTime", seconds: queue.currentTime)
         member("serverTime", Self.isoDate(queue.serverTime))
+        // Events about a long queue list only its first items; itemCount says how many.
+        member("itemCount", queue.itemCount)
         key("items")
         beginArray()
         for item in queue.items { itemSummary(item) }
