@@ -99,6 +99,11 @@ let package = Package(
         ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
         .executableTarget(
+            name: "ServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "Server", "Engine", "Loader", "MicroHTTPD"],
+            path: "Benchmarks/ServerBenchmark"
+        ),
+        .executableTarget(
             name: "HTTPServerBenchmark",
             dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
             path: "Benchmarks/HTTPServerBenchmark"

@@ -66,6 +66,11 @@ public final class Router: HTTPHandler {
         isShuttingDown.store(true, ordering: .relaxed)
     }
 
+    /// The size of the cached snapshot JSON of `queue`, if it is cached and current.
+    public func cachedSnapshotSize(of queue: QueueID) -> Int? {
+        snapshots.json(for: queue)?.count
+    }
+
     /// The number of event streams open now.
     public var eventStreamCount: Int { eventStreams.count }
 
