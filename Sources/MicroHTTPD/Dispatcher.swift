@@ -48,6 +48,11 @@ final class Dispatcher: Sendable {
         case .answer(let response):
             return queue(response, for: exchange, on: connection)
         case .dispatch(let request):
+            // An answer that is a lookup goes out at once, without a task or a suspension.
+            if let immediate = handler.immediateResponse(to: request), case .bytes = immediate.body,
+               exchange.respondImmediately() {
+                return queue(immediate, for: exchange, on: connection)
+            }
             guard suspensions.suspend(ConnectionHandle(pointer: connection), for: ObjectIdentifier(exchange)) else {
                 return .NO
             }

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import MicroHTTPD
 import OriginSupport
@@ -59,6 +60,37 @@ import Testing
         let after = try await fixture.get("/api/queues/\(id)")
         #expect(after.json["name"] as? String == "Renamed")
         #expect((after.json["lastEventId"] as? Int ?? 0) > (first.json["lastEventId"] as? Int ?? 0))
+    }
+
+    @Test func aCachedSnapshotIsAnsweredAtOnceUntilAnEventOutdatesIt() async throws {
+        let fixture = try await RouterFixture(token: "k")
+        let authorized: HTTPHeaders = ["Authorization": "Bearer k", "Host": "127.0.0.1:8080"]
+        let id = try await fixture.createQueue(headers: authorized)
+        func immediate(_ headers: HTTPHeaders = authorized, method: HTTPMethod = .get) throws -> HTTPResponse? {
+            fixture.router.immediateResponse(to: HTTPRequest(
+                method: method, target: try HTTPRequestTarget(parsing: "/api/queues/\(id)"), headers: headers))
+        }
+        let read = try await fixture.get("/api/queues/\(id)", headers: authorized)
+        let cached = try #require(try immediate())
+        guard case .bytes(let bytes) = cached.body else {
+            Issue.record("an immediate answer has bytes")
+            return
+        }
+        #expect(bytes == read.bytes)
+        #expect(cached.headers["Content-Type"] == "application/json; charset=utf-8")
+        // Without the token, or for another method, the router takes the usual path.
+        #expect(try immediate(["Host": "127.0.0.1:8080"]) == nil)
+        #expect(try immediate(method: .delete) == nil)
+        // A change made through the router is answered with, and cached as, the new snapshot.
+        let changed = try await fixture.patch("/api/queues/\(id)", #"{"name": "Changed"}"#, headers: authorized)
+        if case .bytes(let bytes) = try immediate()?.body { #expect(bytes == changed.bytes) } else { Issue.record("not cached") }
+        // An event the router did not answer (the engine's own, another client's) outdates it.
+        let queueID = try #require(QueueID(id))
+        _ = try await fixture.engine.updateQueue(queueID, QueueChanges(name: "Elsewhere"))
+        #expect(try immediate() == nil)
+        fixture.router.beginShutdown()
+        _ = try await fixture.get("/api/queues/\(id)", headers: authorized)
+        #expect(try immediate() == nil)
     }
 
     @Test func healthAnswersWithTheVersionAndQueueCount() async throws {
