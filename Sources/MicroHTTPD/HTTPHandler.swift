@@ -11,7 +11,7 @@ public protocol HTTPHandler: Sendable {
     /// A response the handler can give at once, or nil to have `respond(to:)` called as
     /// usual. The server asks this first, on one of libmicrohttpd's threads, and sends a
     /// non-nil answer right away: no task, no suspension of the connection. It is for answers
-    /// that are a lookup (a cached document), so it must return quickly, never block or wait
+    /// that are a lookup (a cached document, best as ``SharedBytes``), so it must return quickly, never block or wait
     /// for an actor, and touch only state that is safe to read from any thread. A streaming
     /// answer is not allowed here (it is ignored, and `respond(to:)` is called).
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse?

@@ -87,7 +87,7 @@ public final class Router: HTTPHandler {
               let queue = QueueID(components[2]), let json = snapshots.json(for: queue)
         else { return nil }
         requests.record(route: Route.queue(components[2]).template, status: 200)
-        return JSONBody.response(json)
+        return JSONBody.response(shared: json)
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {

@@ -51,4 +51,39 @@ import Testing
         #expect(handler.waited.current == 2)
         await server.stop()
     }
+
+    /// Serves one SharedBytes to every request, from either path.
+    final class SharedHandler: HTTPHandler {
+        let document = Shared<SharedBytes?>(SharedBytes(Array(repeating: UInt8(ascii: "x"), count: 100_000)))
+
+        func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+            guard request.path == "/fast", let bytes = document.current else { return nil }
+            return HTTPResponse(status: .ok, body: .shared(bytes))
+        }
+
+        func respond(to request: HTTPRequest) async -> HTTPResponse {
+            guard let bytes = document.current else { return HTTPResponse(status: .notFound) }
+            return HTTPResponse(status: .ok, body: .shared(bytes))
+        }
+    }
+
+    @Test func sharedBytesAreSentWholeByBothPathsAndFreedAfterwards() async throws {
+        let handler = SharedHandler()
+        weak let shared = handler.document.current
+        let server = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: handler)
+        let base = "http://127.0.0.1:\(server.port)"
+        let bodies = try await offload {
+            let client = try CurlClient()
+            return try (0..<3).flatMap { _ in [try client.perform(base + "/fast"), try client.perform(base + "/slow")] }
+        }
+        for response in bodies {
+            #expect(response.status == 200)
+            #expect(response.body.count == 100_000)
+            #expect(response.body.allSatisfy { $0 == UInt8(ascii: "x") })
+        }
+        handler.document.update { $0 = nil }
+        await server.stop()
+        // Every response released its reference: the memory is freed.
+        #expect(shared == nil)
+    }
 }

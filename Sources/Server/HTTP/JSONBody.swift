@@ -15,6 +15,13 @@ enum JSONBody {
         return HTTPResponse(status: status, headers: headers, bytes: bytes)
     }
 
+    /// A JSON answer whose body is shared with other answers (a cached snapshot).
+    static func response(shared: SharedBytes, status: HTTPStatus = .ok, headers extra: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        for field in extra { headers.add(name: field.name, value: field.value) }
+        return HTTPResponse(status: status, headers: headers, body: .shared(shared))
+    }
+
     /// A JSON answer written by `write`.
     static func response(
         status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), capacity: Int = 256,
