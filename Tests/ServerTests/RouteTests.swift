@@ -137,6 +137,14 @@ import Testing
         #expect(preferences["preferredPeakBitRate"] as? Double == 0)
         #expect((changed.json["loop"] as? [String: Any])?["plays"] as? Int == 2)
 
+        // A rendition the media does not have is a validation failure of selectedMedia.
+        let rendition = try await fixture.patch("/api/queues/\(queue)/items/\(first)", #"{"selectedMedia": {"audible": "Klingon"}}"#)
+        #expect(rendition.status == 422, "\(rendition.text)")
+        #expect(rendition.error["field"] as? String == "selectedMedia")
+        let wrongType = try await fixture.patch("/api/queues/\(queue)/items/\(first)", #"{"selectedMedia": {"legible": 3}}"#)
+        #expect(wrongType.status == 400)
+        #expect(wrongType.error["field"] as? String == "selectedMedia.legible")
+
         let moved = try await fixture.post("/api/queues/\(queue)/items/\(second)/move", #"{"after": "\#(first)"}"#)
         #expect(moved.status == 200, "\(moved.text)")
         order = moved.json["items"] as? [[String: Any]]
