@@ -1,6 +1,6 @@
 # The two set-up commands are `make run` and `make test`; each installs what is missing.
 SWIFT ?= swift
-BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark HTTPServerBenchmark ServerBenchmark StoreBenchmark
+BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark HTTPServerBenchmark ServerBenchmark StoreBenchmark EngineBenchmark
 
 .PHONY: bootstrap bootstrap-bench build run test bench sample-media clean
 
