@@ -479,6 +479,7 @@ import Testing
         let movie = try await fixture.addItem(queue, url: RouteTestShared.origin.url("/chapters.mp4"), extra: #", "title": "A movie\nwith a break""#)
         _ = try await fixture.waitForItem(queue, movie) { $0["status"] as? String == "readyToPlay" }
         _ = try await fixture.addItem(queue, url: fixture.mediaRoot.appendingPathComponent("movie.mp4").path)
+        _ = try await fixture.addItem(queue, url: "http://127.0.0.1:9/never.mp4")
         let answer = try await fixture.get("/api/queues/\(queue)/export.m3u8")
         #expect(answer.status == 200)
         #expect(answer.headers["Content-Type"] == "audio/x-mpegurl; charset=utf-8")
@@ -486,8 +487,10 @@ import Testing
         #expect(lines.first == "#EXTM3U")
         #expect(lines.contains("#EXTINF:12,A movie with a break"))
         #expect(lines.contains(RouteTestShared.origin.url("/chapters.mp4")))
-        #expect(lines.contains("#EXTINF:-1,"))
         #expect(lines.contains("file://" + fixture.mediaRoot.appendingPathComponent("movie.mp4").path))
+        // An item whose duration is not known is written with -1.
+        let unknown = try #require(lines.firstIndex(of: "http://127.0.0.1:9/never.mp4"))
+        #expect(lines[unknown - 1] == "#EXTINF:-1,")
         #expect(try await fixture.get("/api/queues/q-999/export.m3u8").status == 404)
     }
 
