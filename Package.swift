@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
+        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime", "Playlist", "Engine", "Loader"]),
         .target(name: "Playlist", dependencies: ["MediaTime"]),
         .target(name: "Engine", dependencies: ["QueueCore", "Loader", "Store", "MediaTime"]),
 
@@ -57,6 +58,9 @@ let package = Package(
                 "MediaTime",
                 "Store",
                 "Playlist",
+                "Engine",
+                "MicroHTTPD",
+                "Server",
             ]
         ),
 
@@ -70,10 +74,16 @@ let package = Package(
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
         .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "Engine", "Loader", "MicroHTTPD", "MediaTime", "Playlist", "OriginSupport"]
+        ),
+        .testTarget(
             name: "PlaylistTests",
             dependencies: ["Playlist", "MediaTime"],
             exclude: ["Fixtures"]
         ),
+        // Runs the built `hlsq serve` as a process and talks to it over sockets.
+        .testTarget(name: "EndToEndTests", dependencies: ["hlsq"]),
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "QueueCore", "Loader", "Store", "MediaTime", "OriginSupport", "CSQLite"]
@@ -98,6 +108,11 @@ let package = Package(
             path: "Benchmarks/EngineBenchmark"
         ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
+        .executableTarget(
+            name: "ServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "Server", "Engine", "Loader", "MicroHTTPD"],
+            path: "Benchmarks/ServerBenchmark"
+        ),
         .executableTarget(
             name: "HTTPServerBenchmark",
             dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
