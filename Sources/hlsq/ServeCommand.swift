@@ -5,6 +5,7 @@ import Foundation
 import Loader
 import MicroHTTPD
 import Server
+import Store
 
 /// `hlsq serve`: the queue player with its JSON API, event stream and dashboard.
 struct ServeCommand: AsyncParsableCommand {
@@ -13,8 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the queue player: the dashboard, the JSON API and its events.",
         discussion: """
             Every option can also be set with the environment variable named after it (HLSQ_HOST, \
-            HLSQ_PORT, HLSQ_DB, HLSQ_PUBLIC, HLSQ_SAMPLES, HLSQ_MEDIA_ROOT, HLSQ_TOKEN); an option on \
-            the command line wins. HLSQ_MEDIA_ROOT holds one or more folders separated by colons.
+            HLSQ_PORT, HLSQ_DB, HLSQ_PUBLIC, HLSQ_SAMPLES, HLSQ_MEDIA_ROOT, HLSQ_TOKEN, HLSQ_DURABILITY, \
+            HLSQ_PRELOAD, HLSQ_RESUME_PLAYBACK); an option on the command line wins. HLSQ_MEDIA_ROOT \
+            holds one or more folders separated by colons; HLSQ_RESUME_PLAYBACK is 1 or 0.
 
             On start it prints the dashboard's URL. A first run, with an empty database, seeds a \
             "Demo" queue with the sample media and the demo live stream, both served by this server \
@@ -51,6 +53,19 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "token"))
     var token: String?
 
+    @Option(help: ArgumentHelp(
+        "What an acknowledged change survives: process-crash (SQLite synchronous=NORMAL) or power-loss (FULL, an fsync per change) (HLSQ_DURABILITY; default process-crash).",
+        valueName: "level"))
+    var durability: String?
+
+    @Option(help: ArgumentHelp(
+        "How many items after the current one start loading ahead (HLSQ_PRELOAD; default 1).", valueName: "count"))
+    var preload: String?
+
+    @Flag(name: .customLong("resume-playback"), help: ArgumentHelp(
+        "Queues that were playing when the server stopped play again on start, instead of waiting paused (HLSQ_RESUME_PLAYBACK=1)."))
+    var resumesPlayback = false
+
     /// The options after the environment has filled in what the command line left out.
     struct Settings {
         var host: String
@@ -60,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
         var samples: String
         var mediaRoots: [String]
         var token: String?
+        var durability: Store.Durability
+        var preloadCount: Int
+        var resumesPlayback: Bool
     }
 
     func settings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
@@ -77,10 +95,26 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("the media root \(root) does not exist")
         }
         let token = token ?? environment["HLSQ_TOKEN"]
+        let durabilityText = value(durability, "HLSQ_DURABILITY", "process-crash")
+        let durability: Store.Durability
+        switch durabilityText {
+        case "process-crash": durability = .survivesProcessCrash
+        case "power-loss": durability = .survivesPowerLoss
+        default: throw ValidationError("the durability must be process-crash or power-loss, not \"\(durabilityText)\"")
+        }
+        let preloadText = value(preload, "HLSQ_PRELOAD", "1")
+        guard let preloadCount = Int(preloadText), (0...100).contains(preloadCount) else {
+            throw ValidationError("the preload count must be a number from 0 to 100, not \"\(preloadText)\"")
+        }
+        let resumeText = resumesPlayback ? "1" : value(nil, "HLSQ_RESUME_PLAYBACK", "0")
+        guard resumeText == "1" || resumeText == "0" else {
+            throw ValidationError("HLSQ_RESUME_PLAYBACK must be 1 or 0, not \"\(resumeText)\"")
+        }
         return Settings(
             host: value(host, "HLSQ_HOST", "127.0.0.1"), port: port, database: value(db, "HLSQ_DB", "var/hlsq.sqlite"),
             publicFolder: value(publicFolder, "HLSQ_PUBLIC", "Public"), samples: value(samples, "HLSQ_SAMPLES", "playlists"),
-            mediaRoots: roots, token: token.flatMap { $0.isEmpty ? nil : $0 })
+            mediaRoots: roots, token: token.flatMap { $0.isEmpty ? nil : $0 },
+            durability: durability, preloadCount: preloadCount, resumesPlayback: resumeText == "1")
     }
 
     func run() async throws {
@@ -108,7 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let client = try HTTPClient()
         let engine = try await Engine(configuration: EngineConfiguration(
-            databasePath: settings.database, loaders: ItemLoaders(client: client)))
+            databasePath: settings.database, durability: settings.durability, loaders: ItemLoaders(client: client),
+            preloadCount: settings.preloadCount, resumesPlaybackAfterRestart: settings.resumesPlayback))
         let server: HLSQServer
         do {
             server = try HLSQServer(

@@ -213,6 +213,22 @@ import Testing
         #expect((after["lastEventId"] as? Int ?? 0) > (before["lastEventId"] as? Int ?? 0))
     }
 
+    /// A queue that was playing plays again after a restart only when resuming is asked for,
+    /// by the option or by the variable; otherwise it waits paused where it was.
+    @Test(arguments: [(["--resume-playback"], [:], 1.0), ([], ["HLSQ_RESUME_PLAYBACK": "1"], 1.0), ([], [:], 0.0)])
+    func aRestartResumesPlaybackOnlyWhenAsked(arguments: [String], environment: [String: String], rateAfterRestart: Double) throws {
+        let server = try ServerProcess(arguments: arguments, environment: environment)
+        var connection = try HTTPConnection(port: server.port)
+        let played = try connection.request("POST", "/api/queues/q-1/commands", json: #"{"command": "play"}"#)
+        #expect(played.json["rate"] as? Double == 1)
+        #expect(server.stop(signal: SIGTERM).status == 0)
+
+        try server.start()
+        connection = try HTTPConnection(port: server.port)
+        let after = try connection.request("GET", "/api/queues/q-1").json
+        #expect(after["rate"] as? Double == rateAfterRestart)
+    }
+
     /// Whether the one-minute load average exceeds twice the processors.
     static func isMachineLoaded() -> Bool {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
