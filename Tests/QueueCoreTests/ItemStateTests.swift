@@ -228,9 +228,12 @@ import Testing
         harness.clearRecords()
         harness.wait(.seconds(2))
         #expect(!harness.notifications.contains { if case .periodicTime = $0 { true } else { false } })
-        #expect(throws: QueueRefusal.self) { try harness.player.removeTimeObserver(observer) }
-        #expect(throws: QueueRefusal.self) { try harness.player.addPeriodicTimeObserver(interval: .zero) }
-        #expect(throws: QueueRefusal.self) { try harness.player.addBoundaryTimeObserver(times: [.indefinite]) }
+        let removedTwice = #expect(throws: QueueRefusal.self) { try harness.player.removeTimeObserver(observer) }
+        #expect(removedTwice?.reason == .unknownTimeObserver)
+        let zeroInterval = #expect(throws: QueueRefusal.self) { try harness.player.addPeriodicTimeObserver(interval: .zero) }
+        #expect(zeroInterval?.reason == .invalidTimeObserver)
+        let noNumericTime = #expect(throws: QueueRefusal.self) { try harness.player.addBoundaryTimeObserver(times: [.indefinite]) }
+        #expect(noNumericTime?.reason == .invalidTimeObserver)
     }
 
     @Test func boundaryObserversFireWhenPlaybackCrossesNotOnSeeks() throws {
