@@ -1,0 +1,218 @@
+"""The dashboard in headless Chromium against the real `hlsq serve`.
+
+Each test acts through the page as a person would (clicks, drags, keys, a file picker) and
+checks the outcome twice: in the page, and in the server's own state read through the API.
+"""
+
+from __future__ import annotations
+
+import math
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from harness import REPOSITORY
+
+MIXED_TITLES = [
+    "VOD with TS segments",
+    "VOD with fMP4 segments",
+    "Two variants, two audio languages and subtitles",
+    "hlsq - Sample with chapters",
+]
+
+
+def item_id_where(snapshot: dict, suffix: str) -> str:
+    return next(item["id"] for item in snapshot["items"] if item["url"].endswith(suffix))
+
+
+def titles_shown(dashboard) -> list[str]:
+    return [element.text for element in dashboard.find_all("#item-list > li .item-title")]
+
+
+def make_chapters_current(dashboard) -> str:
+    """Plays nothing yet: jumps to the sample MP4 (the demo's HLS items need the HLS loader)
+    through the page, and waits until the server has probed it."""
+    chapters = item_id_where(dashboard.api.queue(), "/media/chapters.mp4")
+    dashboard.row(chapters).find_element(By.XPATH, ".//button[text()='Play']").click()
+    dashboard.api.wait_for(
+        lambda s: s["currentItemId"] == chapters and s["items"][0]["status"] == "readyToPlay"
+        and s["items"][0]["duration"] == 12,
+        what="the MP4 to be current and ready")
+    dashboard.wait().until(lambda _: dashboard.find("#seek-bar").get_attribute("aria-disabled") == "false")
+    return chapters
+
+
+def test_the_dashboard_shows_the_demo_queue(dashboard):
+    queues = dashboard.find_all("#queue-nav .queue-link")
+    assert [queue.find_element(By.CSS_SELECTOR, ".name").text for queue in queues] == ["Demo"]
+    assert queues[0].get_attribute("aria-current") == "true"
+    snapshot = dashboard.api.queue()
+    assert titles_shown(dashboard) == [item["title"] for item in snapshot["items"]]
+    current = snapshot["items"][0]
+    assert dashboard.find("#now-title").text == current["title"]
+    assert dashboard.row(current["id"]).get_attribute("aria-current") == "true"
+    # Every control has a name for assistive technology.
+    unnamed = dashboard.driver.execute_script("""
+        return [...document.querySelectorAll('button, input, select, textarea, [role=slider]')]
+          .filter((e) => !e.closest('[hidden], dialog'))
+          .filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()))
+          .map((e) => e.outerHTML.slice(0, 80));""")
+    assert unnamed == []
+
+
+def test_adding_an_item_appends_it_or_inserts_it_after_the_current_one(dashboard):
+    url = dashboard.server.url + "/media/vod-fmp4/index.m3u8"
+    dashboard.find("#add-url").send_keys(url)
+    dashboard.find("#add-title-input").send_keys("Added in the browser")
+    dashboard.find("#add-form button[type=submit]").click()
+    dashboard.wait().until(lambda _: titles_shown(dashboard)[-1:] == ["Added in the browser"])
+    last = dashboard.api.queue()["items"][-1]
+    assert (last["url"], last["title"]) == (url, "Added in the browser")
+
+    dashboard.find("#add-form input[value='after-current']").click()
+    dashboard.find("#add-url").send_keys(dashboard.server.url + "/media/chapters.mp4")
+    dashboard.find("#add-title-input").send_keys("Up next")
+    dashboard.find("#add-form button[type=submit]").click()
+    dashboard.wait().until(lambda _: titles_shown(dashboard)[1:2] == ["Up next"])
+    assert dashboard.api.queue()["items"][1]["title"] == "Up next"
+    assert dashboard.shown_item_ids() == dashboard.api.item_ids()
+
+
+def test_importing_a_playlist_file_adds_its_entries_and_shows_the_diagnostics(dashboard):
+    before = dashboard.api.item_ids()
+    dashboard.find("#import summary").click()
+    base = dashboard.find("#import-base")
+    base.send_keys(dashboard.server.url + "/media/")
+    playlist = REPOSITORY / "playlists" / "mixed.m3u"
+    dashboard.find("#import-file").send_keys(str(playlist))
+    dashboard.wait().until(lambda _: "Imported 4 items from mixed.m3u" in dashboard.find("#import-result").text)
+    snapshot = dashboard.api.queue()
+    added = snapshot["items"][len(before):]
+    assert [item["title"] for item in added] == MIXED_TITLES
+    assert added[0]["url"] == dashboard.server.url + "/media/vod-ts/index.m3u8"
+    dashboard.wait().until(lambda _: titles_shown(dashboard)[-4:] == MIXED_TITLES)
+
+    # Without a base URL its relative entries cannot become items: the server refuses the
+    # import and the page lists each entry's diagnostic with its line.
+    base.clear()
+    dashboard.find("#import-file").send_keys(str(playlist))
+    dashboard.wait().until(lambda _: dashboard.find_all("#import-result tr.diagnostic"))
+    cells = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+             for row in dashboard.find_all("#import-result tr.diagnostic")]
+    entry_lines = [number for number, line in enumerate(playlist.read_text().splitlines(), 1)
+                   if line.strip() and not line.startswith("#")]
+    assert [int(row[0]) for row in cells] == entry_lines
+    assert {row[2] for row in cells} == {"warning"} and {row[3] for row in cells} == {"entrySkipped"}
+    assert all("relative" in row[4] for row in cells)
+    assert any("Import playlist" in text for text in dashboard.alert_texts())
+    assert len(dashboard.api.item_ids()) == len(before) + 4
+
+
+def test_dragging_and_alt_arrows_reorder_the_queue(dashboard):
+    ids = dashboard.api.item_ids()
+    moved, target = ids[3], dashboard.row(ids[1])
+    handle = dashboard.row(moved).find_element(By.CSS_SELECTOR, ".drag-handle")
+    # Over the upper part of the second row: the dragged item lands before it.
+    actions = ActionChains(dashboard.driver).click_and_hold(handle)
+    for step in (-10, -30, -60):
+        actions.move_by_offset(0, step)
+    actions.move_to_element_with_offset(target, 0, -target.size["height"] // 4).release().perform()
+    expected = [ids[0], moved, ids[1], ids[2], ids[4]]
+    dashboard.api.wait_for(lambda s: [item["id"] for item in s["items"]] == expected, what="the dragged order")
+    dashboard.wait_for_shown_ids(expected)
+
+    last = dashboard.row(ids[4])
+    dashboard.driver.execute_script("arguments[0].focus()", last)
+    ActionChains(dashboard.driver).key_down(Keys.ALT).send_keys(Keys.ARROW_UP).key_up(Keys.ALT).perform()
+    expected = [ids[0], moved, ids[1], ids[4], ids[2]]
+    dashboard.api.wait_for(lambda s: [item["id"] for item in s["items"]] == expected, what="the keyboard order")
+    dashboard.wait_for_shown_ids(expected)
+    # The moved item keeps the keyboard focus, so that it can be moved again.
+    assert dashboard.driver.switch_to.active_element.get_attribute("data-item-id") == ids[4]
+
+
+def test_removing_an_item(dashboard):
+    snapshot = dashboard.api.queue()
+    live = item_id_where(snapshot, "/demo/live.m3u8")
+    dashboard.row(live).find_element(By.XPATH, ".//button[text()='Remove']").click()
+    dashboard.wait().until(lambda _: live not in dashboard.shown_item_ids())
+    assert live not in dashboard.api.item_ids()
+    assert dashboard.shown_item_ids() == dashboard.api.item_ids()
+
+
+def test_play_and_pause_change_the_servers_status(dashboard):
+    make_chapters_current(dashboard)
+    button = dashboard.find("#play-pause")
+    assert button.get_attribute("aria-label") == "Play"
+    button.click()
+    dashboard.api.wait_for(lambda s: s["rate"] == 1 and s["timeControlStatus"] == "playing", what="playing")
+    dashboard.wait().until(lambda _: button.get_attribute("aria-label") == "Pause")
+    dashboard.wait().until(lambda _: dashboard.find("#player-status").text.startswith("Playing"))
+    button.click()
+    dashboard.api.wait_for(lambda s: s["rate"] == 0 and s["timeControlStatus"] == "paused", what="paused")
+    dashboard.wait().until(lambda _: button.get_attribute("aria-label") == "Play")
+
+
+def test_the_seek_bar_seeks_by_click_drag_and_keys(dashboard):
+    make_chapters_current(dashboard)
+    bar = dashboard.find("#seek-bar")
+    width = bar.size["width"]
+
+    def offset(fraction: float) -> int:
+        return round((fraction - 0.5) * width)  # from the bar's centre
+
+    def server_time_near(target: float):
+        dashboard.api.wait_for(lambda s: math.isclose(s["currentTime"], target, abs_tol=0.3),
+                               what=f"currentTime near {target}")
+
+    ActionChains(dashboard.driver).move_to_element_with_offset(bar, offset(0.75), 0).click().perform()
+    server_time_near(9)
+    (ActionChains(dashboard.driver).move_to_element_with_offset(bar, offset(0.2), 0).click_and_hold()
+     .move_by_offset(round(0.15 * width), 0).move_by_offset(round(0.15 * width), 0).release().perform())
+    server_time_near(6)
+    dashboard.wait().until(lambda _: dashboard.find("#time-current").text == "0:06")
+    bar.send_keys(Keys.ARROW_LEFT)
+    server_time_near(1)
+    assert bar.get_attribute("aria-valuenow") == "1"
+
+
+def test_a_change_made_by_another_client_appears_without_a_reload(dashboard):
+    dashboard.driver.execute_script("window.loadedOnce = true")
+    dashboard.api.request("POST", "/api/queues/q-1/items",
+                          {"url": dashboard.server.url + "/media/chapters.mp4", "title": "From another client"})
+    dashboard.wait().until(lambda _: titles_shown(dashboard)[-1:] == ["From another client"])
+    dashboard.api.request("PATCH", "/api/queues/q-1", {"name": "Renamed elsewhere"})
+    dashboard.wait().until(lambda _: dashboard.find("#queue-heading").text == "Renamed elsewhere")
+    dashboard.wait().until(lambda _: dashboard.find("#queue-nav .name").text == "Renamed elsewhere")
+    assert dashboard.driver.execute_script("return window.loadedOnce") is True
+
+
+def test_the_preview_plays_the_current_item(dashboard):
+    make_chapters_current(dashboard)
+    video = dashboard.find("#preview")
+    dashboard.wait().until(lambda _: video.get_attribute("data-canplay") == "true")
+    state = dashboard.driver.execute_script(
+        "const v = arguments[0]; return {src: v.currentSrc, ready: v.readyState, paused: v.paused};", video)
+    assert state["src"].endswith("/media/chapters.mp4") and state["ready"] >= 3 and state["paused"]
+    # It follows the server: playing there plays it here.
+    dashboard.api.command({"command": "play"})
+    dashboard.wait().until(lambda _: dashboard.driver.execute_script(
+        "return !arguments[0].paused && arguments[0].currentTime > 0.5", video))
+
+
+def test_refused_actions_show_the_servers_message(dashboard):
+    count = len(dashboard.api.item_ids())
+    field = dashboard.find("#add-url")
+    field.send_keys("not a url")
+    dashboard.find("#add-form button[type=submit]").click()
+    dashboard.wait().until(lambda _: any("is not a media URL" in text for text in dashboard.alert_texts()))
+    alert = dashboard.alert_texts()[-1]
+    assert alert.startswith("Add item:") and "validationFailed" in alert
+    assert field.get_attribute("aria-invalid") == "true"
+    assert len(dashboard.api.item_ids()) == count
+
+    # A command the player refuses: nothing has played yet, so there is nothing to go back to.
+    dashboard.find("#transport [data-command='previous']").click()
+    dashboard.wait().until(lambda _: any(text.startswith("Previous item:") for text in dashboard.alert_texts()))
+    assert "commandRefused" in dashboard.alert_texts()[-1]
