@@ -37,15 +37,21 @@ export function h(tag, attributes = {}, ...children) {
  * @template Row
  * @param {{title: string, value: (row: Row) => string|Node, numeric?: boolean, wrap?: boolean}[]} columns
  * @param {Row[]} rows
- * @param {{caption?: string, rowAttributes?: (row: Row) => Record<string, unknown>}} [options]
+ * @param {{caption?: string, rowAttributes?: (row: Row) => Record<string, unknown>, detail?: (row: Row) => string|null}} [options]
+ *   `detail` gives a line shown under a row across every column (a long URI, for instance)
  */
 export function table(columns, rows, options = {}) {
   const head = h("tr", {}, ...columns.map((column) => h("th", { scope: "col", class: column.numeric ? "num" : null, text: column.title })));
-  const body = rows.map((row) =>
-    h("tr", options.rowAttributes?.(row) ?? {},
+  const body = rows.flatMap((row) => {
+    const cells = h("tr", options.rowAttributes?.(row) ?? {},
       ...columns.map((column) => h("td", {
         class: [column.numeric ? "num" : "", column.wrap ? "wrap" : ""].join(" ").trim() || null,
-      }, column.value(row)))));
+      }, column.value(row))));
+    const detail = options.detail?.(row);
+    if (!detail) return [cells];
+    cells.classList.add("has-detail");
+    return [cells, h("tr", { class: "detail" }, h("td", { colspan: String(columns.length), text: detail }))];
+  });
   return h("div", { class: "table-wrap" },
     h("table", {},
       options.caption ? h("caption", { class: "visually-hidden", text: options.caption }) : null,

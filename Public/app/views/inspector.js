@@ -47,11 +47,6 @@ export function bindInspector({ store, api, alerts }) {
     }
   }
 
-  // A log cell with the entry's URI under it: a column of its own would not fit.
-  function withURI(text, uri) {
-    return h("span", {}, text, uri ? h("span", { class: "log-uri", text: uri }) : null);
-  }
-
   function summaryFacts(item, isCurrent) {
     const buffer = item.buffer ?? {};
     const flags = [
@@ -155,22 +150,24 @@ export function bindInspector({ store, api, alerts }) {
     }
     sections.push(h("h3", { text: `Access log (${item.accessLog.length})` }));
     sections.push(item.accessLog.length ? table([
-      { title: "Started", value: (e) => formatClock(e.playbackStartDate) },
-      { title: "Type", value: (e) => withURI(e.playbackType ?? "–", e.uri), wrap: true },
-      { title: "Requests", value: (e) => String(e.numberOfMediaRequests ?? "–"), numeric: true },
+      { title: "Type", value: (e) => e.playbackType ?? "–" },
+      { title: "Req.", value: (e) => String(e.numberOfMediaRequests ?? "–"), numeric: true },
       { title: "Bytes", value: (e) => formatBytes(e.numberOfBytesTransferred), numeric: true },
-      { title: "Observed", value: (e) => formatBitrate(e.observedBitrate), numeric: true },
-      { title: "Indicated", value: (e) => formatBitrate(e.indicatedBitrate), numeric: true },
+      { title: "Bit rate", value: (e) => formatBitrate(e.observedBitrate), numeric: true },
       { title: "Stalls", value: (e) => String(e.numberOfStalls ?? 0), numeric: true },
       { title: "Watched", value: (e) => formatSeconds(e.durationWatched), numeric: true },
-    ], item.accessLog, { caption: "Access log" }) : h("p", { class: "empty", text: "No entries." }));
+    ], item.accessLog, {
+      caption: "Access log",
+      detail: (e) => [e.playbackStartDate ? `started ${formatClock(e.playbackStartDate)}` : null,
+        e.indicatedBitrate ? `indicated ${formatBitrate(e.indicatedBitrate)}` : null, e.uri].filter(Boolean).join(" · "),
+    }) : h("p", { class: "empty", text: "No entries." }));
     sections.push(h("h3", { text: `Error log (${item.errorLog.length})` }));
     sections.push(item.errorLog.length ? table([
       { title: "Time", value: (e) => formatClock(e.date) },
       { title: "Status", value: (e) => String(e.statusCode ?? "–"), numeric: true },
       { title: "Domain", value: (e) => e.domain ?? "–" },
-      { title: "Comment", value: (e) => withURI(e.comment ?? "", e.uri), wrap: true },
-    ], item.errorLog, { caption: "Error log" }) : h("p", { class: "empty", text: "No entries." }));
+      { title: "Comment", value: (e) => e.comment ?? "", wrap: true },
+    ], item.errorLog, { caption: "Error log", detail: (e) => e.uri ?? null }) : h("p", { class: "empty", text: "No entries." }));
     // Rebuilding must not drop the keyboard focus from a control the person is using.
     const focusedId = body.contains(document.activeElement) ? document.activeElement.id : null;
     body.replaceChildren(...sections);
