@@ -48,6 +48,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
         .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime", "Playlist", "Engine", "Loader"]),
         .target(name: "Playlist", dependencies: ["MediaTime"]),
+        .target(name: "Engine", dependencies: ["QueueCore", "Loader", "Store", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -83,6 +84,10 @@ let package = Package(
         ),
         // Runs the built `hlsq serve` as a process and talks to it over sockets.
         .testTarget(name: "EndToEndTests", dependencies: ["hlsq"]),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "QueueCore", "Loader", "Store", "MediaTime", "OriginSupport", "CSQLite"]
+        ),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
         // Benchmarks, run in release by `make bench`.
@@ -97,7 +102,17 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
             path: "Benchmarks/QueueCoreBenchmark"
         ),
+        .executableTarget(
+            name: "EngineBenchmark",
+            dependencies: ["BenchmarkSupport", "Engine", "Loader", "Store", "MediaTime"],
+            path: "Benchmarks/EngineBenchmark"
+        ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
+        .executableTarget(
+            name: "ServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "Server", "Engine", "Loader", "MicroHTTPD"],
+            path: "Benchmarks/ServerBenchmark"
+        ),
         .executableTarget(
             name: "HTTPServerBenchmark",
             dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],

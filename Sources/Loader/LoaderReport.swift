@@ -15,10 +15,29 @@ import MediaTime
 ///   variant switch);
 /// - ``errorLog(_:)`` once per failed request or probe, retries included.
 ///
-/// The Engine maps these to the queue core's item state; the loader knows nothing of it.
+/// An HLS loader reports ``streamDescribed(_:)`` instead of ``mediaProbed(_:)``: the first
+/// one makes the item ready to play, and it is sent again whenever the description changes.
+/// Before its terminal report it may also send ``durationChanged(_:)``,
+/// ``seekableTimeRanges(_:)``, and for live streams ``liveStatus(_:)`` after each reload and
+/// ``liveHealth(_:)`` when a check fails or recovers. A variant switch is an access-log entry
+/// with the new variant's URI and `BANDWIDTH` as ``AccessLogEntry/indicatedBitrate``.
+///
+/// The Engine maps these to the queue core's item state; the loader knows nothing of it
+/// (see ``ItemLoader``).
 public enum LoaderReport: Sendable, Hashable {
     /// The media was probed: the item is ready to play.
     case mediaProbed(MediaInfo)
+    /// HLS: the presentation is known; the first one makes the item ready to play.
+    case streamDescribed(StreamDescription)
+    /// HLS: the duration changed (an EVENT playlist grew, a live stream ended).
+    case durationChanged(MediaTime)
+    /// HLS: where a seek may land now (the whole set): `[0, duration]` for VOD, the sliding
+    /// window ending at the live edge minus the target latency for live.
+    case seekableTimeRanges(TimeRangeSet)
+    /// HLS live: the live figures after a playlist reload.
+    case liveStatus(LiveStatus)
+    /// HLS live: a health check started failing or recovered.
+    case liveHealth(LiveHealthChange)
     /// The times that have really been downloaded.
     case loadedTimeRanges(TimeRangeSet)
     /// The current access-log entry.
@@ -62,6 +81,8 @@ public struct AccessLogEntry: Sendable, Hashable {
     public var numberOfBytesTransferred: Int64 = 0
     /// Time spent transferring over the network, summed over requests.
     public var transferDuration: Duration = .zero
+    /// The media duration of the segments downloaded (HLS); zero for a media file.
+    public var segmentsDownloadedDuration: MediaTime = .zero
     /// The bit rate the content declares (the variant's BANDWIDTH, or a file's container
     /// bit rate), in bits per second.
     public var indicatedBitrate: Double?

@@ -66,8 +66,29 @@ public final class Router: HTTPHandler {
         isShuttingDown.store(true, ordering: .relaxed)
     }
 
+    /// The size of the cached snapshot JSON of `queue`, if it is cached and current.
+    public func cachedSnapshotSize(of queue: QueueID) -> Int? {
+        snapshots.json(for: queue)?.count
+    }
+
     /// The number of event streams open now.
     public var eventStreamCount: Int { eventStreams.count }
+
+    /// The one answer given at once, on libmicrohttpd's thread: a queue's snapshot that the
+    /// cache holds and no event has outdated (see ``SnapshotCache``), to a request that
+    /// passes the token check. Everything else, a cache miss included, goes to
+    /// ``respond(to:)``. It only reads the cache's and the counters' locks.
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        let components = request.pathComponents
+        guard components.count == 3, components[0] == "api", components[1] == "queues",
+              request.method == .get || request.method == .head,
+              !isShuttingDown.load(ordering: .relaxed),
+              access.authorize(request, isEventStream: false) == nil,
+              let queue = QueueID(components[2]), let json = snapshots.json(for: queue)
+        else { return nil }
+        requests.record(route: Route.queue(components[2]).template, status: 200)
+        return JSONBody.response(shared: json)
+    }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         let (route, response) = await dispatch(request)

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import MicroHTTPD
 import OriginSupport
@@ -61,6 +62,33 @@ import Testing
         #expect((after.json["lastEventId"] as? Int ?? 0) > (first.json["lastEventId"] as? Int ?? 0))
     }
 
+    @Test func aCachedSnapshotIsAnsweredAtOnceUntilAnEventOutdatesIt() async throws {
+        let fixture = try await RouterFixture(token: "k")
+        let authorized: HTTPHeaders = ["Authorization": "Bearer k", "Host": "127.0.0.1:8080"]
+        let id = try await fixture.createQueue(headers: authorized)
+        func immediate(_ headers: HTTPHeaders = authorized, method: HTTPMethod = .get) throws -> HTTPResponse? {
+            fixture.router.immediateResponse(to: HTTPRequest(
+                method: method, target: try HTTPRequestTarget(parsing: "/api/queues/\(id)"), headers: headers))
+        }
+        let read = try await fixture.get("/api/queues/\(id)", headers: authorized)
+        let cached = try #require(try immediate())
+        #expect(cached.bodyBytes == read.bytes)
+        #expect(cached.headers["Content-Type"] == "application/json; charset=utf-8")
+        // Without the token, or for another method, the router takes the usual path.
+        #expect(try immediate(["Host": "127.0.0.1:8080"]) == nil)
+        #expect(try immediate(method: .delete) == nil)
+        // A change made through the router is answered with, and cached as, the new snapshot.
+        let changed = try await fixture.patch("/api/queues/\(id)", #"{"name": "Changed"}"#, headers: authorized)
+        #expect(try immediate()?.bodyBytes == changed.bytes)
+        // An event the router did not answer (the engine's own, another client's) outdates it.
+        let queueID = try #require(QueueID(id))
+        _ = try await fixture.engine.updateQueue(queueID, QueueChanges(name: "Elsewhere"))
+        #expect(try immediate() == nil)
+        fixture.router.beginShutdown()
+        _ = try await fixture.get("/api/queues/\(id)", headers: authorized)
+        #expect(try immediate() == nil)
+    }
+
     @Test func healthAnswersWithTheVersionAndQueueCount() async throws {
         let fixture = try await RouterFixture()
         _ = try await fixture.createQueue()
@@ -108,6 +136,14 @@ import Testing
         #expect(preferences["forwardPlaybackEndTime"] as? Double == 9.5)
         #expect(preferences["preferredPeakBitRate"] as? Double == 0)
         #expect((changed.json["loop"] as? [String: Any])?["plays"] as? Int == 2)
+
+        // A rendition the media does not have is a validation failure of selectedMedia.
+        let rendition = try await fixture.patch("/api/queues/\(queue)/items/\(first)", #"{"selectedMedia": {"audible": "Klingon"}}"#)
+        #expect(rendition.status == 422, "\(rendition.text)")
+        #expect(rendition.error["field"] as? String == "selectedMedia")
+        let wrongType = try await fixture.patch("/api/queues/\(queue)/items/\(first)", #"{"selectedMedia": {"legible": 3}}"#)
+        #expect(wrongType.status == 400)
+        #expect(wrongType.error["field"] as? String == "selectedMedia.legible")
 
         let moved = try await fixture.post("/api/queues/\(queue)/items/\(second)/move", #"{"after": "\#(first)"}"#)
         #expect(moved.status == 200, "\(moved.text)")
@@ -443,6 +479,7 @@ import Testing
         let movie = try await fixture.addItem(queue, url: RouteTestShared.origin.url("/chapters.mp4"), extra: #", "title": "A movie\nwith a break""#)
         _ = try await fixture.waitForItem(queue, movie) { $0["status"] as? String == "readyToPlay" }
         _ = try await fixture.addItem(queue, url: fixture.mediaRoot.appendingPathComponent("movie.mp4").path)
+        _ = try await fixture.addItem(queue, url: "http://127.0.0.1:9/never.mp4")
         let answer = try await fixture.get("/api/queues/\(queue)/export.m3u8")
         #expect(answer.status == 200)
         #expect(answer.headers["Content-Type"] == "audio/x-mpegurl; charset=utf-8")
@@ -450,8 +487,10 @@ import Testing
         #expect(lines.first == "#EXTM3U")
         #expect(lines.contains("#EXTINF:12,A movie with a break"))
         #expect(lines.contains(RouteTestShared.origin.url("/chapters.mp4")))
-        #expect(lines.contains("#EXTINF:-1,"))
         #expect(lines.contains("file://" + fixture.mediaRoot.appendingPathComponent("movie.mp4").path))
+        // An item whose duration is not known is written with -1.
+        let unknown = try #require(lines.firstIndex(of: "http://127.0.0.1:9/never.mp4"))
+        #expect(lines[unknown - 1] == "#EXTINF:-1,")
         #expect(try await fixture.get("/api/queues/q-999/export.m3u8").status == 404)
     }
 

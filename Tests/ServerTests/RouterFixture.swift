@@ -70,10 +70,7 @@ final class RouterFixture: Sendable {
         var status: Int { response.status.code }
         var headers: HTTPHeaders { response.headers }
 
-        var bytes: [UInt8] {
-            if case .bytes(let bytes) = response.body { return bytes }
-            return []
-        }
+        var bytes: [UInt8] { response.bodyBytes }
 
         var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -143,5 +140,16 @@ final class RouterFixture: Sendable {
         }
         Issue.record("the item never reached the state: \(last)", sourceLocation: sourceLocation)
         return last
+    }
+}
+
+extension MicroHTTPD.HTTPResponse {
+    /// The body's bytes, whether owned or shared; empty for a stream.
+    var bodyBytes: [UInt8] {
+        switch body {
+        case .bytes(let bytes): bytes
+        case .shared(let shared): shared.bytes
+        case .stream: []
+        }
     }
 }

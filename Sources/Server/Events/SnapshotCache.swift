@@ -1,7 +1,9 @@
 import Engine
+import MicroHTTPD
 import Synchronization
 
-/// The encoded JSON of each queue's latest snapshot, so that `GET /api/queues/{id}` is a
+/// The encoded JSON of each queue's latest snapshot, as bytes that answers share without a
+/// copy, so that `GET /api/queues/{id}` is a
 /// dictionary lookup while nothing happens, instead of a trip through the Engine's actor and
 /// a fresh encoding.
 ///
@@ -19,7 +21,7 @@ import Synchronization
 final class SnapshotCache: Sendable {
     private struct Entry {
         let lastEventID: EventID
-        let json: [UInt8]
+        let json: SharedBytes
     }
 
     private let hub: EventHub
@@ -30,7 +32,7 @@ final class SnapshotCache: Sendable {
     }
 
     /// The cached JSON of `queue`, when no event happened since it was encoded.
-    func json(for queue: QueueID) -> [UInt8]? {
+    func json(for queue: QueueID) -> SharedBytes? {
         let current = hub.lastEventID
         return entries.withLock { entries in
             guard let entry = entries[queue], entry.lastEventID == current else { return nil }
@@ -39,7 +41,7 @@ final class SnapshotCache: Sendable {
     }
 
     /// Keeps `json`, the encoding of a snapshot of `queue` taken at `lastEventID`.
-    func store(_ json: [UInt8], for queue: QueueID, at lastEventID: EventID) {
+    func store(_ json: SharedBytes, for queue: QueueID, at lastEventID: EventID) {
         entries.withLock { entries in
             if let existing = entries[queue], existing.lastEventID > lastEventID { return }
             entries[queue] = Entry(lastEventID: lastEventID, json: json)

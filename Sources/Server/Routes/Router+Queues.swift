@@ -47,7 +47,7 @@ extension Router {
     }
 
     func queueSnapshot(_ id: QueueID) async throws(APIError) -> HTTPResponse {
-        if let cached = snapshots.json(for: id) { return JSONBody.response(cached) }
+        if let cached = snapshots.json(for: id) { return JSONBody.response(shared: cached) }
         let queue = try await call { engine throws(EngineError) in try await engine.queue(id) }
         return snapshotResponse(queue)
     }
@@ -72,8 +72,10 @@ extension Router {
     ) -> HTTPResponse {
         var json = JSONWriter(reservingCapacity: 512 + 400 * (queue.items.count + queue.history.count))
         json.queueSnapshot(queue, seekID: seekID)
-        if seekID == nil { snapshots.store(json.bytes, for: queue.id, at: queue.lastEventID) }
-        return JSONBody.response(json.bytes, status: status, headers: headers)
+        guard seekID == nil else { return JSONBody.response(json.bytes, status: status, headers: headers) }
+        let shared = SharedBytes(json.bytes)
+        snapshots.store(shared, for: queue.id, at: queue.lastEventID)
+        return JSONBody.response(shared: shared, status: status, headers: headers)
     }
 
     // MARK: - Reading settings
