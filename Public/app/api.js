@@ -1,7 +1,8 @@
 // The JSON API client: one function per route of docs/API.md, errors as ApiError.
 //
 // Every request carries the bearer token when one is known. A 401 asks the page for the
-// token once (all requests waiting on that answer share it) and is then retried once.
+// token (all requests waiting on that answer share one prompt), keeps it, and retries; a
+// token the server refuses is forgotten, and the person is asked again.
 
 const TOKEN_KEY = "hlsq.token";
 
@@ -44,8 +45,8 @@ export function storeToken(token) {
 export function createApi({ askForToken }) {
   let pendingTokenRequest = null;
 
-  function tokenPrompt() {
-    pendingTokenRequest ??= askForToken().then((token) => {
+  function tokenPrompt(refused) {
+    pendingTokenRequest ??= askForToken(refused).then((token) => {
       storeToken(token);
       return token;
     }).finally(() => { pendingTokenRequest = null; });
@@ -56,7 +57,7 @@ export function createApi({ askForToken }) {
    * Sends one request; resolves with the parsed JSON (null for 204), rejects with ApiError.
    * @param {string} method
    * @param {string} path
-   * @param {{json?: unknown, text?: string, contentType?: string, retried?: boolean}} [options]
+   * @param {{json?: unknown, text?: string, contentType?: string}} [options]
    */
   async function request(method, path, options = {}) {
     const headers = { Accept: "application/json" };
@@ -76,9 +77,10 @@ export function createApi({ askForToken }) {
     } catch (error) {
       throw new ApiError(0, { code: "network", message: `The server did not answer (${error.message}).` });
     }
-    if (response.status === 401 && !options.retried) {
-      await tokenPrompt();
-      return request(method, path, { ...options, retried: true });
+    if (response.status === 401) {
+      if (token && storedToken() === token) storeToken(null);
+      await tokenPrompt(Boolean(token));
+      return request(method, path, options);
     }
     if (response.status === 204) return null;
     const type = response.headers.get("Content-Type") ?? "";

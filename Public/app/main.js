@@ -19,11 +19,15 @@ const CONNECTION_TEXT = {
   closed: "Disconnected, retrying…",
 };
 
-/** Asks for the API token in the page's dialog; resolves when it is submitted. */
-function askForToken() {
+/**
+ * Asks for the API token in the page's dialog; resolves when it is submitted.
+ * @param {boolean} refused whether the token kept so far was just refused
+ */
+function askForToken(refused) {
   const dialog = document.getElementById("token-dialog");
   const form = document.getElementById("token-form");
   const input = document.getElementById("token-input");
+  document.getElementById("token-refused").hidden = !refused;
   return new Promise((resolve) => {
     function submit(event) {
       event.preventDefault();
@@ -126,7 +130,10 @@ document.getElementById("export-link").addEventListener("click", async (event) =
 const connection = document.getElementById("connection");
 const heading = document.getElementById("queue-heading");
 let fetchingWholeQueue = false;
+let starting = true;
 store.subscribe((state) => {
+  // The shown queue was deleted (here or elsewhere): show the first one left.
+  if (!starting && state.selectedQueueId === null && state.queues.length > 0) openQueue(state.queues[0].id);
   connection.dataset.state = state.connection;
   connection.textContent = CONNECTION_TEXT[state.connection];
   heading.textContent = state.queue ? state.queue.name : "";
@@ -183,6 +190,7 @@ async function start() {
   } catch (error) {
     alerts.error("Load queues", error);
   }
+  starting = false;
   events.start(afterId);
   requestAnimationFrame(frame);
 }

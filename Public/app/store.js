@@ -10,6 +10,9 @@
 // - `playhead` is where the server's playhead was at the local instant `at` (Date.now()
 //   milliseconds); views extrapolate from it with `playheadAt`.
 // - `details` is the full Item of `selectedItemId` (null until fetched).
+// - While the shown queue's snapshot loads, its events wait in `pendingEvents`; once the
+//   snapshot is applied, those newer than it are applied in order, so an event that arrives
+//   before the snapshot it follows is not lost.
 
 import { isSeconds } from "./time.js";
 
@@ -44,6 +47,8 @@ export function createStore() {
   let scheduled = false;
   // The smallest (local − server) clock difference seen: the one with the least latency.
   let clockOffset = null;
+  /** [type, data, id] of the shown queue, received while its snapshot loads */
+  let pendingEvents = [];
 
   function changed() {
     if (scheduled) return;
@@ -153,6 +158,7 @@ export function createStore() {
       if (state.selectedQueueId === queueId) return;
       state.selectedQueueId = queueId;
       state.queue = null;
+      pendingEvents = [];
       state.appliedEventId = -1;
       state.playhead = null;
       state.selectedItemId = null;
@@ -176,6 +182,9 @@ export function createStore() {
         state.appliedEventId = snapshot.lastEventId;
         state.needsSnapshot = fromEvent && (snapshot.itemCount ?? snapshot.items.length) > snapshot.items.length;
         anchorFromSnapshot(snapshot);
+        const waiting = pendingEvents;
+        pendingEvents = [];
+        for (const [type, data, id] of waiting) store.applyEvent(type, data, id);
         changed();
         return true;
       }
@@ -235,8 +244,14 @@ export function createStore() {
       if (type === "liveHealth") {
         state.healthLog = [{ at: Date.now(), ...data }, ...state.healthLog].slice(0, HEALTH_LOG_LIMIT);
         changed();
+        return;
       }
-      if (data.queueId !== state.selectedQueueId || !state.queue || id <= state.appliedEventId) return;
+      if (data.queueId !== state.selectedQueueId) return;
+      if (!state.queue) {
+        pendingEvents.push([type, data, id]);
+        return;
+      }
+      if (id <= state.appliedEventId) return;
       state.appliedEventId = id;
       const queue = state.queue;
       switch (type) {

@@ -46,12 +46,15 @@ class ApiError(Exception):
 class Api:
     """The server's JSON API over urllib: a second client next to the browser."""
 
-    def __init__(self, base_url: str):
+    def __init__(self, base_url: str, token: str | None = None):
         self.base_url = base_url.rstrip("/")
+        self.token = token
 
     def request(self, method: str, path: str, body: object | None = None):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
@@ -83,30 +86,45 @@ class Api:
 
 
 class Server:
-    """`hlsq serve --port 0` with a database in a temporary folder; `stop()` ends it."""
+    """`hlsq serve --port 0` with a database in a temporary folder; `stop()` ends it.
 
-    def __init__(self):
+    With `token`, the API requires it (given through HLSQ_TOKEN, as the help advises).
+    """
+
+    def __init__(self, token: str | None = None):
         self.folder = Path(tempfile.mkdtemp(prefix="hlsq-browser-"))
+        self.token = token
+        self.port = 0
+        self.process = None
+        self._start()
+        self.api = Api(self.url, token)
+
+    def _start(self):
+        environment = dict(os.environ)
+        environment.pop("HLSQ_TOKEN", None)
+        if self.token:
+            environment["HLSQ_TOKEN"] = self.token
         self.process = subprocess.Popen(
             [
-                str(hlsq_binary()), "serve", "--port", "0",
+                str(hlsq_binary()), "serve", "--port", str(self.port),
                 "--db", str(self.folder / "hlsq.sqlite"),
                 "--public", str(REPOSITORY / "Public"),
                 "--samples", str(REPOSITORY / "playlists"),
             ],
             cwd=self.folder,
+            env=environment,
             stdout=subprocess.PIPE,
-            stderr=open(self.folder / "stderr.log", "wb"),
+            stderr=open(self.folder / "stderr.log", "ab"),
             text=True,
         )
         line = self.process.stdout.readline()
         if "http://" not in line:
-            self.stop()
+            self._end()
             raise RuntimeError(f"hlsq serve did not print its URL: {line!r}; see {self.folder / 'stderr.log'}")
         self.url = line[line.index("http://"):].split()[0].rstrip("/")
-        self.api = Api(self.url)
+        self.port = int(self.url.rsplit(":", 1)[1])
 
-    def stop(self):
+    def _end(self):
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -115,6 +133,14 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.process.stdout.close()
+
+    def restart(self):
+        """Stops the server and starts it again on the same port with the same database."""
+        self._end()
+        self._start()
+
+    def stop(self):
+        self._end()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
