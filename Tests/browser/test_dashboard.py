@@ -195,10 +195,16 @@ def test_the_preview_plays_the_current_item(dashboard):
     state = dashboard.driver.execute_script(
         "const v = arguments[0]; return {src: v.currentSrc, ready: v.readyState, paused: v.paused};", video)
     assert state["src"].endswith("/media/chapters.mp4") and state["ready"] >= 3 and state["paused"]
+    # The system's media controls show it.
+    dashboard.wait().until(lambda _: dashboard.driver.execute_script(
+        "return [navigator.mediaSession.metadata?.title, navigator.mediaSession.playbackState]")
+        == ["Sample MP4 with chapters", "paused"])
     # It follows the server: playing there plays it here.
     dashboard.api.command({"command": "play"})
     dashboard.wait().until(lambda _: dashboard.driver.execute_script(
         "return !arguments[0].paused && arguments[0].currentTime > 0.5", video))
+    dashboard.wait().until(lambda _: dashboard.driver.execute_script(
+        "return navigator.mediaSession.playbackState") == "playing")
 
 
 def test_refused_actions_show_the_servers_message(dashboard):
@@ -216,3 +222,28 @@ def test_refused_actions_show_the_servers_message(dashboard):
     dashboard.find("#transport [data-command='previous']").click()
     dashboard.wait().until(lambda _: any(text.startswith("Previous item:") for text in dashboard.alert_texts()))
     assert "commandRefused" in dashboard.alert_texts()[-1]
+
+
+def test_the_keyboard_reaches_every_control_with_a_visible_focus(dashboard):
+    """Tab through the page: every stop is a named control, drawn with a focus outline."""
+    body = dashboard.find("body")
+    body.click()
+    stops = []
+    for _ in range(60):
+        ActionChains(dashboard.driver).send_keys(Keys.TAB).perform()
+        stop = dashboard.driver.execute_script("""
+            const e = document.activeElement;
+            if (e === document.body) return null;  // focus left the page, before it comes round again
+            const style = getComputedStyle(e);
+            return {
+              id: e.id || e.dataset.itemId || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30),
+              outlined: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+              named: Boolean(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()),
+            };""")
+        if stop is not None:
+            stops.append(stop)
+    reached = {stop["id"] for stop in stops}
+    for control in ("add-url", "seek-bar", "play-pause", "rate-select", "loop-select", "new-queue-name"):
+        assert control in reached, f"Tab never reached #{control}"
+    assert set(dashboard.api.item_ids()) <= reached, "Tab did not reach every item of the queue"
+    assert [stop for stop in stops if not stop["outlined"] or not stop["named"]] == []
