@@ -138,8 +138,14 @@ store.subscribe((state) => {
   connection.textContent = CONNECTION_TEXT[state.connection];
   heading.textContent = state.queue ? state.queue.name : "";
   document.title = state.queue ? `${state.queue.name} · hlsq` : "hlsq";
-  // The inspector starts on the current item.
-  if (state.queue && state.selectedItemId === null && state.queue.currentItemId) store.selectItem(state.queue.currentItemId);
+  // The inspector starts on the current item, and goes back to it when its item is gone.
+  if (state.queue) {
+    const { items, history, currentItemId } = state.queue;
+    const known = (id) => items.some((item) => item.id === id) || history.some((item) => item.id === id);
+    if (state.selectedItemId === null || !known(state.selectedItemId)) {
+      if (currentItemId !== state.selectedItemId) store.selectItem(currentItemId);
+    }
+  }
   // An event's snapshot of a long queue lists only its first items: read the whole queue.
   if (state.needsSnapshot && !fetchingWholeQueue) {
     fetchingWholeQueue = true;

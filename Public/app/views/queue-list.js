@@ -261,7 +261,8 @@ export function bindQueueList({ store, api, alerts }) {
       }
       row.element.setAttribute("aria-label", describe(item, position, queue.items.length));
       row.element.setAttribute("aria-current", item.id === queue.currentItemId ? "true" : "false");
-      row.element.setAttribute("aria-selected", item.id === state.selectedItemId ? "true" : "false");
+      row.element.dataset.inspected = String(item.id === state.selectedItemId);
+      row.parts.inspect.setAttribute("aria-pressed", String(item.id === state.selectedItemId));
       const expected = list.children[position];
       if (expected !== row.element) list.insertBefore(row.element, expected ?? null);
     });
