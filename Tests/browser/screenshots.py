@@ -37,14 +37,38 @@ def play_the_sample_mp4(driver, server: Server):
     driver.find_element(By.CSS_SELECTOR, f'#item-list [data-item-id="{chapters}"]').find_element(
         By.XPATH, ".//button[text()='Details']").click()
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#inspector .chapter-list button"))
+    wait_for_preview_at(driver, 5)
+
+
+def wait_for_preview_at(driver, seconds: float):
+    """Waits until the preview shows the frame at `seconds`, as the page shows the time."""
     video = driver.find_element(By.ID, "preview")
-    wait(driver, lambda: video.get_attribute("data-canplay") == "true"
-         and driver.execute_script("return Math.abs(arguments[0].currentTime - 5) < 0.5 && !arguments[0].seeking", video))
-    wait(driver, lambda: driver.find_element(By.ID, "time-current").text == "0:05")
+    wait(driver, lambda: video.get_attribute("data-canplay") == "true" and driver.execute_script(
+        "return Math.abs(arguments[0].currentTime - arguments[1]) < 0.5 && !arguments[0].seeking", video, seconds))
+    wait(driver, lambda: driver.find_element(By.ID, "time-current").text == f"0:{int(seconds):02d}")
     # The seeked frame reaches the screen a frame or two after `seeked`.
     driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
         requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done)));""")
+
+
+def watch_the_live_stream(driver, server: Server) -> bool:
+    """The demo live stream, current, playing and inspected, with a minute of buffer samples.
+    False when the server cannot load it (a build without the HLS loader)."""
+    api = server.api
+    live = next(item["id"] for item in api.queue()["items"] if item["url"].endswith("/demo/live.m3u8"))
+    api.command({"command": "jump", "itemId": live})
+    api.command({"command": "play"})
+    try:
+        api.wait_for(lambda s: s["items"][0]["status"] == "readyToPlay" and s["items"][0]["isLive"], timeout=15)
+    except AssertionError:
+        return False
+    driver.find_element(By.CSS_SELECTOR, f'#item-list [data-item-id="{live}"]').find_element(
+        By.XPATH, ".//button[text()='Details']").click()
+    wait(driver, lambda: "Media sequence" in driver.find_element(By.ID, "live-facts").text)
+    wait(driver, lambda: driver.execute_script(
+        "return document.querySelector('#sparkline polyline')?.points.numberOfItems ?? 0") >= 40, timeout=90)
+    return True
 
 
 def main(folder: Path):
@@ -57,9 +81,15 @@ def main(folder: Path):
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(str(folder / "dashboard.png"))
 
+        # Colors change with a short transition; the picture should not catch one half-way.
+        driver.execute_script("""
+            const style = document.createElement('style');
+            style.textContent = '* { transition: none !important; }';
+            document.head.append(style);""")
         prefer_color_scheme(driver, "dark")
-        # Colors change with a short transition: wait for it to end.
-        wait(driver, lambda: driver.execute_script("return document.getAnimations().length === 0"))
+        driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            requestAnimationFrame(() => requestAnimationFrame(done));""")
         driver.save_screenshot(str(folder / "dashboard-dark.png"))
         prefer_color_scheme(driver, "light")
 
@@ -76,7 +106,17 @@ def main(folder: Path):
         driver.set_window_size(420, 900)
         driver.get(server.url + "/")
         open_dashboard(driver, server)
+        wait_for_preview_at(driver, 5)
         driver.save_screenshot(str(folder / "narrow.png"))
+
+        driver.set_window_size(1280, 1000)
+        driver.get(server.url + "/")
+        open_dashboard(driver, server)
+        if watch_the_live_stream(driver, server):
+            driver.execute_script("document.getElementById('live-panel').scrollIntoView({block: 'end'})")
+            driver.save_screenshot(str(folder / "live.png"))
+        else:
+            print("live.png not taken: this server cannot load the demo live stream", file=sys.stderr)
     finally:
         driver.quit()
         server.stop()
