@@ -1,6 +1,6 @@
 # The two set-up commands are `make run` and `make test`; each installs what is missing.
 SWIFT ?= swift
-BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark HTTPServerBenchmark ServerBenchmark StoreBenchmark EngineBenchmark
+BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark StoreBenchmark EngineBenchmark LoaderBenchmark HTTPServerBenchmark ServerBenchmark
 
 .PHONY: bootstrap bootstrap-bench bootstrap-browser build run test test-browser screenshots bench sample-media clean
 

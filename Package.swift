@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "MediaTime"),
         .target(
             name: "Loader",
-            dependencies: ["MediaTime", "CCurl", "CAVFormat", "CShims"]
+            dependencies: ["MediaTime", "Playlist", "CCurl", "CAVFormat", "CShims"]
         ),
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
@@ -65,7 +65,7 @@ let package = Package(
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
-        .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
+        .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "Playlist", "OriginSupport"]),
         // Runs the built `hlsq` executable as a process.
         .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport", "Store"]),
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
@@ -122,6 +122,11 @@ let package = Package(
             name: "StoreBenchmark",
             dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
             path: "Benchmarks/StoreBenchmark"
+        ),
+        .executableTarget(
+            name: "LoaderBenchmark",
+            dependencies: ["BenchmarkSupport", "Loader", "MediaTime", "Playlist", "OriginSupport"],
+            path: "Benchmarks/LoaderBenchmark"
         ),
         .executableTarget(
             name: "PlaylistBenchmark",

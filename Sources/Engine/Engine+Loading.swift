@@ -109,11 +109,22 @@ extension Engine {
                 requestItemUpdate(item, in: id)
             case .variantURI(let uri):
                 running[id]?.sides[item, default: ItemSide()].variantURI = uri
+            case .rejoinLiveEdge(let time):
+                rejoinLiveEdge(item, at: time, in: id)
             case .finished:
                 sessions[item]?.isFinished = true
             }
         }
         rescheduleTimer()
+    }
+
+    /// The live window slid past the playhead of `item`: playback continues at the live sync
+    /// point, as a seek (observers see a time jump; the queue core had only moved the playhead
+    /// to the window's start). Only the current item plays, so only it rejoins; a seek the
+    /// player refuses (a linear-playback range) leaves the playhead where the core put it.
+    func rejoinLiveEdge(_ item: ItemID, at time: MediaTime, in id: QueueID) {
+        guard running[id]?.player.currentItemID == item else { return }
+        _ = try? perform(.seek(to: time), on: id)
     }
 
     /// A seek landed where nothing is loaded: the loader loads from there (a finished
@@ -135,6 +146,14 @@ extension Engine {
     func applyPreferences(of item: ItemID, in id: QueueID) {
         guard let playerItem = running[id]?.player.item(item) else { return }
         let wanted = Self.directives(for: playerItem)
+        // An HLS loader that finished has no stream left to hear a new rendition or variant
+        // choice: it starts again, with the choice in its first directives.
+        if let session = sessions[item], session.isFinished, session.translator?.kind == .hls,
+           (session.current.audio, session.current.subtitles, session.current.preferredPeakBitRate)
+            != (wanted.audio, wanted.subtitles, wanted.preferredPeakBitRate) {
+            startLoader(for: item, in: id)
+            return
+        }
         send(to: item) { directives in
             directives.preferredForwardBufferDuration = wanted.preferredForwardBufferDuration
             directives.preferredPeakBitRate = wanted.preferredPeakBitRate

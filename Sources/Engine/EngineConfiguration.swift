@@ -74,9 +74,11 @@ public struct ItemLoaders: Sendable {
         self.client = client
     }
 
-    /// A `MediaFileLoader` on `client`, which also sniffs kinds.
+    /// A `MediaFileLoader` and an `HLSLoader` on `client`, which also sniffs kinds; `hls`
+    /// replaces the HLS loader. (For no HLS loader at all, use
+    /// ``init(mediaFile:hls:client:)``.)
     public init(client: HTTPClient, hls: (any ItemLoader)? = nil) {
-        self.init(mediaFile: MediaFileLoader(client: client), hls: hls, client: client)
+        self.init(mediaFile: MediaFileLoader(client: client), hls: hls ?? HLSLoader(client: client), client: client)
     }
 
     func loader(for kind: MediaKind) -> (any ItemLoader)? {

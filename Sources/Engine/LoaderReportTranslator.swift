@@ -14,6 +14,8 @@ import QueueCore
 ///   An HLS entry with another URI or indicated bitrate is a variant switch.
 /// - Live status, health and cache hits are Engine state the core does not model: they come
 ///   back as ``Translation/sideEffects``.
+/// - A live window that slid past the playhead (`fellBehindLiveWindow`) asks the Engine to
+///   move the playhead to the live sync point: a seek, which observers see as a time jump.
 ///
 /// A value type with no I/O: the Engine keeps one per loader session.
 struct LoaderReportTranslator {
@@ -23,6 +25,8 @@ struct LoaderReportTranslator {
         /// Cache hits to add to the item's open access-log entry.
         case cacheHits(Int)
         case variantURI(String)
+        /// Seek the item to this time, the live sync point.
+        case rejoinLiveEdge(MediaTime)
         /// No report follows.
         case finished
     }
@@ -78,6 +82,8 @@ struct LoaderReportTranslator {
             out.sideEffects.append(.live(status))
         case .liveHealth(let change):
             out.sideEffects.append(.health(change))
+        case .fellBehindLiveWindow(let rejoinAt):
+            out.sideEffects.append(.rejoinLiveEdge(rejoinAt))
         }
         return out
     }

@@ -129,19 +129,21 @@ public struct LiveStatus: Sendable, Hashable {
     /// How long the loader waits between reloads now (the target duration, or half of it
     /// after a reload that brought nothing new).
     public var reloadInterval: Duration
-    /// When the playlist was last reloaded (wall clock).
+    /// When the last reload started (wall clock).
     public var lastReloadAt: Date
+    /// Whether the last reload found the playlist changed.
+    public var playlistChanged: Bool
     /// How old the playlist's content was at the last reload: the time since it last
     /// changed.
     public var playlistAge: Duration
-    /// Whether the playlist has not changed for longer than the spec allows (1.5 target
-    /// durations after a reload that brought nothing new).
+    /// Whether the playlist has not changed for longer than the loader tolerates: the stale
+    /// health check (``LiveHealthMonitor/Check/stale``, 3.5 target durations by default).
     public var isStale: Bool
 
     public init(
         liveEdge: MediaTime, targetLatency: MediaTime, wallClockLatency: Duration?, mediaSequence: Int,
         windowLength: MediaTime, targetDuration: MediaTime, reloadInterval: Duration, lastReloadAt: Date,
-        playlistAge: Duration, isStale: Bool
+        playlistAge: Duration, isStale: Bool, playlistChanged: Bool = true
     ) {
         self.liveEdge = liveEdge
         self.targetLatency = targetLatency
@@ -153,6 +155,7 @@ public struct LiveStatus: Sendable, Hashable {
         self.lastReloadAt = lastReloadAt
         self.playlistAge = playlistAge
         self.isStale = isStale
+        self.playlistChanged = playlistChanged
     }
 }
 

@@ -25,6 +25,13 @@ import Testing
         ])
     }
 
+    @Test func aLiveWindowThatPassedThePlayheadAsksForARejoin() {
+        var translator = LoaderReportTranslator(kind: .hls)
+        let translation = translator.translate(.fellBehindLiveWindow(rejoinAt: seconds(42)))
+        #expect(translation.reports.isEmpty)
+        #expect(translation.sideEffects == [.rejoinLiveEdge(seconds(42))])
+    }
+
     @Test func cumulativeAccessLogEntriesBecomeRequestsAndProgress() {
         var translator = LoaderReportTranslator(kind: .mediaFile)
         var entry = Loader.AccessLogEntry(uri: "http://o/m.mp4")

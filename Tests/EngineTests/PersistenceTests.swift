@@ -48,7 +48,7 @@ final class WriteLock {
 /// What the database holds about a queue, read through a connection of its own.
 struct StoredQueue: Equatable {
     let queue: Store.Queue
-    let items: [Store.Item]
+    var items: [Store.Item]
     let history: [Store.HistoryEntry]
     let playback: Store.Playback
 
@@ -169,7 +169,10 @@ struct QueueDigest: Equatable {
         let queue = try await engine.createQueue(name: "Strict").id
         let a = try await engine.addItem(NewItem(url: Shared.localMovie, title: "A"), to: queue)
         let b = try await engine.addItem(NewItem(url: Shared.localMovie, title: "B"), to: queue)
+        // B is preloaded: wait for it too, so that its status cannot change between the
+        // snapshots taken around each refused mutation.
         try await fixture.waitUntilLoaded(a.id, in: queue)
+        try await fixture.waitUntilLoaded(b.id, in: queue)
         _ = try await engine.perform(.play, on: queue)
         try await fixture.advance(.seconds(3), queue)
 
@@ -286,7 +289,9 @@ struct QueueDigest: Equatable {
         let a = try await engine.addItem(NewItem(url: Shared.localMovie, title: "A"), to: queue)
         let b = try await engine.addItem(NewItem(url: Shared.localMovie, title: "B"), to: queue)
         let c = try await engine.addItem(NewItem(url: Shared.localMovie, title: "C"), to: queue)
+        // B is preloaded: wait for it too, so that no status changes while the move fails.
         try await fixture.waitUntilLoaded(a.id, in: queue)
+        try await fixture.waitUntilLoaded(b.id, in: queue)
         _ = try await engine.perform(.play, on: queue)
         let before = try await fixture.advance(.milliseconds(2_500), queue)
         let storedBefore = try StoredQueue(fixture.folder.databasePath, queue)
@@ -306,7 +311,13 @@ struct QueueDigest: Equatable {
         let after = try await engine.queue(queue)
         #expect(after.items.map(\.id) == [a.id, b.id, c.id], "the order is the database's, as before")
         #expect(after.currentItemID == a.id && after.currentTime == before.currentTime && after.rate == 1)
-        #expect(try StoredQueue(fixture.folder.databasePath, queue) == storedBefore)
+        // The engine may save the playhead it owes since `advance` before it tries the move, in
+        // a transaction of its own: only the current item's playhead may differ, and only to
+        // the time the player had reached.
+        var storedAfter = try StoredQueue(fixture.folder.databasePath, queue)
+        #expect([storedBefore.items[0].attributes.playhead, before.currentTime].contains(storedAfter.items[0].attributes.playhead))
+        storedAfter.items[0].attributes.playhead = storedBefore.items[0].attributes.playhead
+        #expect(storedAfter == storedBefore)
         // The rebuilt queue loads again and plays on.
         try await fixture.waitUntilLoaded(a.id, in: queue)
         let playing = try await fixture.advance(.seconds(1), queue)
