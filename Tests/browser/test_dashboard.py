@@ -247,3 +247,31 @@ def test_the_keyboard_reaches_every_control_with_a_visible_focus(dashboard):
         assert control in reached, f"Tab never reached #{control}"
     assert set(dashboard.api.item_ids()) <= reached, "Tab did not reach every item of the queue"
     assert [stop for stop in stops if not stop["outlined"] or not stop["named"]] == []
+
+
+def test_the_live_panel_follows_the_demo_live_stream(dashboard):
+    live = item_id_where(dashboard.api.queue(), "/demo/live.m3u8")
+    row = dashboard.row(live)
+    row.find_element(By.XPATH, ".//button[text()='Play']").click()
+    dashboard.find("#play-pause").click()
+    dashboard.row(live).find_element(By.XPATH, ".//button[text()='Details']").click()
+    dashboard.visible("#live-panel")
+
+    def shown_sequence() -> int | None:
+        # Read in one go: the panel redraws every second.
+        value = dashboard.driver.execute_script("""
+            const term = [...document.querySelectorAll('#live-facts dt')].find((dt) => dt.textContent === 'Media sequence');
+            return term?.nextElementSibling?.textContent ?? null;""")
+        return int(value) if value and value.isdigit() else None
+
+    dashboard.wait(20).until(lambda _: shown_sequence() is not None)
+    first = shown_sequence()
+    # The window slides: each reload's liveStatus event moves the media sequence on.
+    dashboard.wait(20).until(lambda _: (shown_sequence() or 0) > first)
+    served = dashboard.api.request("GET", f"/api/queues/q-1/items/{live}")["live"]["mediaSequence"]
+    assert first < shown_sequence() <= served
+    dashboard.wait(20).until(lambda _: "every" in dashboard.find("#live-facts").text)
+    dashboard.wait(20).until(lambda _: dashboard.driver.execute_script(
+        "return document.querySelector('#sparkline polyline')?.points.numberOfItems ?? 0") >= 3)
+    assert "samples" in dashboard.find("#sparkline-summary").text
+    assert dashboard.find("#time-duration").text == "live"
