@@ -60,6 +60,7 @@ class Dashboard:
 
 @pytest.fixture
 def dashboard(browser, server):
+    browser.get_log("browser")  # forget what earlier pages logged
     browser.get(server.url + "/")
     page = Dashboard(browser, server)
     # Loaded: the demo queue is selected, its items listed, and the event stream is open.

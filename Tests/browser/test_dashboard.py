@@ -59,6 +59,8 @@ def test_the_dashboard_shows_the_demo_queue(dashboard):
           .filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()))
           .map((e) => e.outerHTML.slice(0, 80));""")
     assert unnamed == []
+    # Nothing failed on the way: no script error, no missing file.
+    assert [entry["message"] for entry in dashboard.driver.get_log("browser") if entry["level"] == "SEVERE"] == []
 
 
 def test_adding_an_item_appends_it_or_inserts_it_after_the_current_one(dashboard):
