@@ -18,6 +18,8 @@ import { isSeconds } from "./time.js";
 
 const SPARKLINE_WINDOW_MS = 5 * 60 * 1000;
 const HEALTH_LOG_LIMIT = 50;
+/** The lists of a full Item that only change when its loading or the person changes them. */
+const DETAIL_LISTS = ["variants", "mediaSelectionGroups", "chapters", "linearPlaybackRanges", "accessLog", "errorLog"];
 
 /**
  * Creates the store.
@@ -214,7 +216,14 @@ export function createStore() {
     /** @param {object} item a full Item for the inspector */
     setDetails(item) {
       if (item.id !== state.selectedItemId) return;
-      state.details = item;
+      // A refetch keeps the lists that did not change, so that the views drawn from them
+      // (menus, chapter buttons, log tables) are not rebuilt under the person using them.
+      const previous = state.details?.id === item.id ? state.details : null;
+      const kept = {};
+      for (const list of DETAIL_LISTS) {
+        if (previous?.[list] && JSON.stringify(previous[list]) === JSON.stringify(item[list])) kept[list] = previous[list];
+      }
+      state.details = { ...item, ...kept };
       if (item.live) sampleBuffer(item.id, item.buffer?.forwardBufferSeconds);
       changed();
     },

@@ -106,3 +106,25 @@ def test_live_events_feed_the_sparkline_the_reload_cadence_and_the_alerts(page):
           store.state.reloads.get("live").length,
           store.state.healthLog.map((entry) => `${entry.check}:${entry.state}`),
         ];""") == [[6], 4, ["reload:failing", "stale:recovered", "stale:stale"]]
+
+
+def test_refetched_details_keep_the_lists_that_did_not_change(page):
+    assert run(page, SNAPSHOT + """
+        const store = createStore();
+        store.selectQueue("q-1");
+        store.applySnapshot(snapshot(1, [item("a")]));
+        store.selectItem("a");
+        const details = (selected, accessLog) => item("a", { variants: [], chapters: [{ title: "One", start: 0, end: 5 }],
+          linearPlaybackRanges: [], errorLog: [], accessLog,
+          mediaSelectionGroups: [{ characteristic: "audible", options: [{ name: "en" }, { name: "fr" }], selected }] });
+        store.setDetails(details("en", []));
+        const first = store.state.details;
+        store.setDetails(details("en", [{ uri: "x" }]));
+        const same = store.state.details;
+        store.setDetails(details("fr", [{ uri: "x" }]));
+        return [
+          same.chapters === first.chapters, same.mediaSelectionGroups === first.mediaSelectionGroups,
+          same.accessLog === first.accessLog, same.accessLog.length,
+          store.state.details.mediaSelectionGroups === first.mediaSelectionGroups,
+          store.state.details.mediaSelectionGroups[0].selected, store.state.details.accessLog === same.accessLog,
+        ];""") == [True, True, False, 1, False, "fr", True]

@@ -16,7 +16,6 @@ const GROUP_LABELS = { audible: "Audio", legible: "Subtitles" };
 export function bindInspector({ store, api, alerts }) {
   const body = document.getElementById("inspector-body");
   let fetchedKey = null;
-  let shown = null;
 
   async function fetchDetails(queueId, itemId) {
     try {
@@ -47,6 +46,10 @@ export function bindInspector({ store, api, alerts }) {
     }
   }
 
+  function formatRanges(ranges) {
+    return ranges?.length ? ranges.map((range) => `${formatTime(range.start)}–${formatTime(range.end)}`).join(", ") : "–";
+  }
+
   function summaryFacts(item, isCurrent) {
     const buffer = item.buffer ?? {};
     const flags = [
@@ -61,6 +64,8 @@ export function bindInspector({ store, api, alerts }) {
       ["Status", item.error ? `${item.status}: ${item.error.message}` : item.status],
       ["Duration", item.isLive ? "live" : formatTime(item.duration)],
       ["Position", `${formatTime(item.currentTime)}${isCurrent ? " (current item)" : ""}`],
+      ["Seekable", formatRanges(item.seekableTimeRanges)],
+      ["Loaded", formatRanges(item.loadedTimeRanges)],
       ["Forward buffer", formatSeconds(buffer.forwardBufferSeconds)],
       ["Buffer", flags],
     ];
@@ -99,6 +104,77 @@ export function bindInspector({ store, api, alerts }) {
         }, h("span", { text: chapter.title || "Untitled" }), h("span", { class: "mono", text: formatTime(chapter.start) })))));
   }
 
+  function variantsSection(item) {
+    return [h("h3", { text: "Variants" }), table([
+      { title: "", value: (v) => (v.isCurrent ? "▶" : "") },
+      { title: "Bandwidth", value: (v) => formatBitrate(v.bandwidth), numeric: true },
+      { title: "Resolution", value: (v) => v.resolution ?? "–" },
+      { title: "FPS", value: (v) => (isSeconds(v.frameRate) ? String(v.frameRate) : "–"), numeric: true },
+      { title: "Codecs", value: (v) => v.codecs ?? "–" },
+    ], item.variants, { caption: "Variants" })];
+  }
+
+  function linearPlaybackSection(item) {
+    return [h("h3", { text: "Linear playback" }), table([
+      { title: "From", value: (r) => formatTime(r.start) },
+      { title: "To", value: (r) => formatTime(r.end) },
+      { title: "Label", value: (r) => r.label ?? "" },
+    ], item.linearPlaybackRanges, { caption: "Ranges where seeking is refused" })];
+  }
+
+  function accessLogSection(item) {
+    return [h("h3", { text: `Access log (${item.accessLog.length})` }), item.accessLog.length ? table([
+      { title: "Type", value: (e) => e.playbackType ?? "–" },
+      { title: "Req.", value: (e) => String(e.numberOfMediaRequests ?? "–"), numeric: true },
+      { title: "Bytes", value: (e) => formatBytes(e.numberOfBytesTransferred), numeric: true },
+      { title: "Bit rate", value: (e) => formatBitrate(e.observedBitrate), numeric: true },
+      { title: "Stalls", value: (e) => String(e.numberOfStalls ?? 0), numeric: true },
+      { title: "Watched", value: (e) => formatSeconds(e.durationWatched), numeric: true },
+    ], item.accessLog, {
+      caption: "Access log",
+      detail: (e) => [e.playbackStartDate ? `started ${formatClock(e.playbackStartDate)}` : null,
+        e.indicatedBitrate ? `indicated ${formatBitrate(e.indicatedBitrate)}` : null, e.uri].filter(Boolean).join(" · "),
+    }) : h("p", { class: "empty", text: "No entries." })];
+  }
+
+  function errorLogSection(item) {
+    return [h("h3", { text: `Error log (${item.errorLog.length})` }), item.errorLog.length ? table([
+      { title: "Time", value: (e) => formatClock(e.date) },
+      { title: "Status", value: (e) => String(e.statusCode ?? "–"), numeric: true },
+      { title: "Domain", value: (e) => e.domain ?? "–" },
+      { title: "Comment", value: (e) => e.comment ?? "", wrap: true },
+    ], item.errorLog, { caption: "Error log", detail: (e) => e.uri ?? null }) : h("p", { class: "empty", text: "No entries." })];
+  }
+
+  /**
+   * The sections to show, each with the values it is drawn from. While an item plays,
+   * itemUpdated events change it several times a second; only the summary depends on what
+   * they carry, so the menus, chapter buttons and log tables stay the same elements: an open
+   * menu stays open and a click is not lost between press and release.
+   */
+  function sectionsOf(state, item, isCurrent) {
+    if (!item) return [["empty", [], () => [h("p", { class: "empty", text: "Select an item to see its details." })]]];
+    const sections = [["summary", [item, isCurrent], () => [summaryFacts(item, isCurrent)]]];
+    if (!state.details) return [...sections, ["loading", [], () => [h("p", { class: "hint", text: "Loading details…" })]]];
+    // Only the loading window (the current item and the next one) is loaded, so an item
+    // further down has no variants, renditions or chapters to show yet.
+    if (item.status === "unknown") {
+      sections.push(["not-loaded", [], () => [h("p", { class: "hint", text: "Not loaded yet: its variants, renditions and chapters appear when it becomes the current or next item." })]]);
+    }
+    if (item.variants.length) sections.push(["variants", [item.variants], () => variantsSection(item)]);
+    if (item.mediaSelectionGroups.length) {
+      sections.push(["renditions", [item.id, item.mediaSelectionGroups], () => [h("h3", { text: "Renditions" }), ...mediaSelection(item)]]);
+    }
+    if (item.chapters.length) sections.push(["chapters", [item.id, item.chapters], () => [h("h3", { text: "Chapters" }), chapterList(item)]]);
+    if (item.linearPlaybackRanges?.length) sections.push(["linear", [item.linearPlaybackRanges], () => linearPlaybackSection(item)]);
+    sections.push(["access-log", [item.accessLog], () => accessLogSection(item)]);
+    sections.push(["error-log", [item.errorLog], () => errorLogSection(item)]);
+    return sections;
+  }
+
+  /** name → {element, inputs} of the sections on show */
+  const built = new Map();
+
   function render(state) {
     const item = state.details
       ?? state.queue?.items.find((entry) => entry.id === state.selectedItemId)
@@ -113,65 +189,37 @@ export function bindInspector({ store, api, alerts }) {
       fetchDetails(state.selectedQueueId, state.selectedItemId);
     }
     const isCurrent = item?.id === state.queue?.currentItemId;
-    const renderKey = [item, isCurrent];
-    if (shown && shown[0] === renderKey[0] && shown[1] === renderKey[1]) return;
-    shown = renderKey;
-    if (!item) {
-      body.replaceChildren(h("p", { class: "empty", text: "Select an item to see its details." }));
-      return;
+    const wanted = sectionsOf(state, item, isCurrent);
+    // A rebuilt section must not drop the keyboard focus from a control the person is using.
+    const focused = body.contains(document.activeElement) ? document.activeElement : null;
+    const focusedLabel = focused?.getAttribute("aria-label");
+    const names = new Set(wanted.map(([name]) => name));
+    for (const [name, section] of built) {
+      if (!names.has(name)) {
+        section.element.remove();
+        built.delete(name);
+      }
     }
-    const sections = [summaryFacts(item, isCurrent)];
-    if (!state.details) {
-      sections.push(h("p", { class: "hint", text: "Loading details…" }));
-      body.replaceChildren(...sections);
-      return;
+    wanted.forEach(([name, inputs, build], position) => {
+      let section = built.get(name);
+      const unchanged = section && section.inputs.length === inputs.length
+        && section.inputs.every((input, index) => input === inputs[index]);
+      if (!unchanged) {
+        const element = h("div", { class: "inspector-section", dataset: { section: name } }, ...build());
+        if (section) section.element.replaceWith(element);
+        section = { element, inputs };
+        built.set(name, section);
+      }
+      const expected = body.children[position];
+      if (expected !== section.element) body.insertBefore(section.element, expected ?? null);
+    });
+    // The placeholder the page starts with.
+    for (const child of [...body.children]) if (!child.classList.contains("inspector-section")) child.remove();
+    if (focused && !focused.isConnected) {
+      const replacement = focused.id ? document.getElementById(focused.id)
+        : focusedLabel ? body.querySelector(`[aria-label="${CSS.escape(focusedLabel)}"]`) : null;
+      replacement?.focus();
     }
-    if (item.variants.length) {
-      sections.push(h("h3", { text: "Variants" }), table([
-        { title: "", value: (v) => (v.isCurrent ? "▶" : "") },
-        { title: "Bandwidth", value: (v) => formatBitrate(v.bandwidth), numeric: true },
-        { title: "Resolution", value: (v) => v.resolution ?? "–" },
-        { title: "FPS", value: (v) => (isSeconds(v.frameRate) ? String(v.frameRate) : "–"), numeric: true },
-        { title: "Codecs", value: (v) => v.codecs ?? "–" },
-      ], item.variants, { caption: "Variants" }));
-    }
-    if (item.mediaSelectionGroups.length) {
-      sections.push(h("h3", { text: "Renditions" }), ...mediaSelection(item));
-    }
-    if (item.chapters.length) {
-      sections.push(h("h3", { text: "Chapters" }), chapterList(item));
-    }
-    if (item.linearPlaybackRanges?.length) {
-      sections.push(h("h3", { text: "Linear playback" }), table([
-        { title: "From", value: (r) => formatTime(r.start) },
-        { title: "To", value: (r) => formatTime(r.end) },
-        { title: "Label", value: (r) => r.label ?? "" },
-      ], item.linearPlaybackRanges, { caption: "Ranges where seeking is refused" }));
-    }
-    sections.push(h("h3", { text: `Access log (${item.accessLog.length})` }));
-    sections.push(item.accessLog.length ? table([
-      { title: "Type", value: (e) => e.playbackType ?? "–" },
-      { title: "Req.", value: (e) => String(e.numberOfMediaRequests ?? "–"), numeric: true },
-      { title: "Bytes", value: (e) => formatBytes(e.numberOfBytesTransferred), numeric: true },
-      { title: "Bit rate", value: (e) => formatBitrate(e.observedBitrate), numeric: true },
-      { title: "Stalls", value: (e) => String(e.numberOfStalls ?? 0), numeric: true },
-      { title: "Watched", value: (e) => formatSeconds(e.durationWatched), numeric: true },
-    ], item.accessLog, {
-      caption: "Access log",
-      detail: (e) => [e.playbackStartDate ? `started ${formatClock(e.playbackStartDate)}` : null,
-        e.indicatedBitrate ? `indicated ${formatBitrate(e.indicatedBitrate)}` : null, e.uri].filter(Boolean).join(" · "),
-    }) : h("p", { class: "empty", text: "No entries." }));
-    sections.push(h("h3", { text: `Error log (${item.errorLog.length})` }));
-    sections.push(item.errorLog.length ? table([
-      { title: "Time", value: (e) => formatClock(e.date) },
-      { title: "Status", value: (e) => String(e.statusCode ?? "–"), numeric: true },
-      { title: "Domain", value: (e) => e.domain ?? "–" },
-      { title: "Comment", value: (e) => e.comment ?? "", wrap: true },
-    ], item.errorLog, { caption: "Error log", detail: (e) => e.uri ?? null }) : h("p", { class: "empty", text: "No entries." }));
-    // Rebuilding must not drop the keyboard focus from a control the person is using.
-    const focusedId = body.contains(document.activeElement) ? document.activeElement.id : null;
-    body.replaceChildren(...sections);
-    if (focusedId) document.getElementById(focusedId)?.focus();
   }
 
   store.subscribe(render);
