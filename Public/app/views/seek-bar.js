@@ -11,7 +11,8 @@ const KEY_SEEK_DELAY_MS = 250;
 /**
  * Binds the seek bar element.
  * @param {HTMLElement} element the `role="slider"` element with its layers
- * @param {{onSeek: (time: number) => void}} options called with the time to seek to
+ * @param {{onSeek: (time: number) => Promise<unknown>}} options called with the time to seek to;
+ *   settles when the server has answered
  * @returns {{setTimeline: Function, drawPlayhead: (time: number) => void}}
  */
 export function bindSeekBar(element, { onSeek }) {
@@ -26,6 +27,9 @@ export function bindSeekBar(element, { onSeek }) {
   let dragTime = null;
   let keyTarget = null;
   let keyTimer = null;
+  // A seek sent and not yet answered: the playhead stays at its target meanwhile, rather
+  // than going back to the old position until the answer moves it.
+  let seekingTo = null;
   let lastAnnouncedSecond = null;
 
   function timeAt(clientX) {
@@ -70,13 +74,13 @@ export function bindSeekBar(element, { onSeek }) {
     if (dragTime === null) return;
     const time = timeAt(event.clientX);
     dragTime = null;
-    onSeek(time);
+    seek(time);
   });
   element.addEventListener("pointercancel", () => { dragTime = null; });
 
   element.addEventListener("keydown", (event) => {
     if (!timeline) return;
-    const base = keyTarget ?? currentTime;
+    const base = keyTarget ?? seekingTo ?? currentTime;
     let target;
     switch (event.key) {
       case "ArrowLeft": case "ArrowDown": target = base - SMALL_STEP; break;
@@ -96,9 +100,18 @@ export function bindSeekBar(element, { onSeek }) {
     keyTimer = setTimeout(() => {
       const time = keyTarget;
       keyTarget = null;
-      onSeek(time);
+      seek(time);
     }, KEY_SEEK_DELAY_MS);
   });
+
+  function seek(time) {
+    seekingTo = time;
+    place(time);
+    announce(time, true);
+    onSeek(time).finally(() => {
+      if (seekingTo === time) seekingTo = null;
+    });
+  }
 
   let currentTime = 0;
 
@@ -131,10 +144,10 @@ export function bindSeekBar(element, { onSeek }) {
         element.setAttribute("aria-valuetext", "no item");
       }
     },
-    /** @param {number} time the extrapolated server playhead, drawn unless a drag or key seek is under way */
+    /** @param {number} time the extrapolated server playhead, drawn unless a drag, key or sent seek is under way */
     drawPlayhead(time) {
       currentTime = time;
-      if (!timeline || dragTime !== null || keyTarget !== null) return;
+      if (!timeline || dragTime !== null || keyTarget !== null || seekingTo !== null) return;
       place(time);
       announce(time);
     },
