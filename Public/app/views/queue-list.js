@@ -295,6 +295,11 @@ export function bindQueueList({ store, api, alerts }) {
             h("span", { text: item.isLive ? "live" : formatTime(item.duration) }),
             h("span", { class: "item-url", text: item.url }))),
         h("div", { class: "item-tools" },
+          // A failed item is skipped into the history: its error log is read from there.
+          h("button", {
+            type: "button", class: "button small", text: "Details", "aria-label": `Details of ${titleOf(item)}`,
+            onclick: () => store.selectItem(item.id),
+          }),
           h("button", {
             type: "button", class: "button small", text: "Add again", "aria-label": `Add ${titleOf(item)} again`,
             onclick: () => addAgain(item),
