@@ -11,6 +11,8 @@ import math
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select
 
 from harness import REPOSITORY
 
@@ -277,3 +279,163 @@ def test_the_live_panel_follows_the_demo_live_stream(dashboard):
         "return document.querySelector('#sparkline polyline')?.points.numberOfItems ?? 0") >= 3)
     assert "samples" in dashboard.find("#sparkline-summary").text
     assert dashboard.find("#time-duration").text == "live"
+
+
+def test_the_inspector_selects_renditions_and_seeks_to_chapters(dashboard):
+    snapshot = dashboard.api.queue()
+    multivariant = item_id_where(snapshot, "/media/multivariant/master.m3u8")
+    row = dashboard.row(multivariant)
+    # Further down than the next item, it is not loaded: the inspector says so.
+    row.find_element(By.XPATH, ".//button[text()='Details']").click()
+    dashboard.wait().until(lambda _: "Not loaded yet" in dashboard.find("#inspector-body").text)
+    assert dashboard.find_all("#media-group-audible") == []
+    # Current, it loads, and its renditions appear without another click.
+    row.find_element(By.XPATH, ".//button[text()='Play']").click()
+    audio = Select(dashboard.visible("#media-group-audible", timeout=20))
+    assert [option.text for option in audio.options] == ["Automatic", "English (en) · default", "Français (fr)"]
+    assert audio.first_selected_option.text.startswith("English")
+    assert "Variants" in [caption.text for caption in dashboard.find_all("#inspector-body table caption")]
+    assert "Not loaded yet" not in dashboard.find("#inspector-body").text
+    audio.select_by_value("Français")
+
+    def selected(characteristic: str):
+        item = dashboard.api.request("GET", f"/api/queues/q-1/items/{multivariant}")
+        return next(group["selected"] for group in item["mediaSelectionGroups"] if group["characteristic"] == characteristic)
+
+    dashboard.wait().until(lambda _: selected("audible") == "Français")
+    Select(dashboard.find("#media-group-legible")).select_by_value("English")
+    dashboard.wait().until(lambda _: selected("legible") == "English")
+    dashboard.wait().until(lambda _: Select(dashboard.find("#media-group-legible")).first_selected_option.text.startswith("English"))
+    assert Select(dashboard.find("#media-group-audible")).first_selected_option.text.startswith("Français")
+
+    # A chapter of the next item (preloaded, not current): the click jumps there and seeks.
+    chapters = item_id_where(snapshot, "/media/chapters.mp4")
+    dashboard.row(chapters).find_element(By.XPATH, ".//button[text()='Details']").click()
+    dashboard.wait(20).until(lambda _: dashboard.find_all("#inspector .chapter-list button"))
+    dashboard.find("#inspector .chapter-list button[aria-label^='Seek to chapter Middle']").click()
+    dashboard.api.wait_for(lambda s: s["currentItemId"] == chapters and math.isclose(s["currentTime"], 4, abs_tol=0.05),
+                           what="the chapter's start")
+    dashboard.wait().until(lambda _: dashboard.find("#time-current").text == "0:04")
+
+
+def test_queues_are_created_renamed_and_deleted_in_the_sidebar(dashboard):
+    def names_shown() -> list[str]:
+        return [element.text for element in dashboard.find_all("#queue-nav .queue-link .name")]
+
+    dashboard.find("#new-queue-name").send_keys("Evening", Keys.ENTER)
+    dashboard.wait().until(lambda _: names_shown() == ["Demo", "Evening"])
+    created = next(queue for queue in dashboard.api.request("GET", "/api/queues")["queues"] if queue["name"] == "Evening")
+    # The new queue is the one shown, empty.
+    dashboard.wait().until(lambda _: dashboard.find("#queue-heading").text == "Evening")
+    dashboard.wait().until(lambda _: dashboard.find("#item-list-empty").is_displayed())
+    assert dashboard.find(f'#queue-nav [data-queue-id="{created["id"]}"] .queue-link').get_attribute("aria-current") == "true"
+
+    dashboard.find("#queue-nav button[aria-label='Rename Evening']").click()
+    field = dashboard.visible("#queue-nav input[aria-label='New name for Evening']")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Night", Keys.ENTER)
+    dashboard.wait().until(lambda _: names_shown() == ["Demo", "Night"])
+    assert dashboard.api.queue(created["id"])["name"] == "Night"
+    assert dashboard.find("#queue-heading").text == "Night"
+
+    # Deleting asks first; declining keeps the queue.
+    dashboard.find("#queue-nav button[aria-label='Delete Night']").click()
+    dashboard.wait().until(EC.alert_is_present()).dismiss()
+    assert [queue["name"] for queue in dashboard.api.request("GET", "/api/queues")["queues"]] == ["Demo", "Night"]
+    dashboard.find("#queue-nav button[aria-label='Delete Night']").click()
+    dashboard.wait().until(EC.alert_is_present()).accept()
+    dashboard.wait().until(lambda _: names_shown() == ["Demo"])
+    assert [queue["name"] for queue in dashboard.api.request("GET", "/api/queues")["queues"]] == ["Demo"]
+    # The shown queue is gone: the page opens the one left.
+    dashboard.wait().until(lambda _: dashboard.find("#queue-heading").text == "Demo")
+    dashboard.wait_for_shown_ids(dashboard.api.item_ids())
+
+
+def test_transport_loop_and_end_of_item_controls_reach_the_server(dashboard):
+    first, second = dashboard.api.item_ids()[:2]
+    transport = lambda command: dashboard.find(f"#transport [data-command='{command}']")  # noqa: E731
+
+    transport("advance").click()
+    dashboard.api.wait_for(lambda s: s["currentItemId"] == second, what="the next item")
+    dashboard.wait().until(lambda _: dashboard.row(second).get_attribute("aria-current") == "true")
+    # Consume is on: the item played goes to the history.
+    dashboard.wait().until(lambda _: dashboard.find("#history-count").text == "1")
+    transport("previous").click()
+    dashboard.api.wait_for(lambda s: s["currentItemId"] == first, what="the previous item")
+    dashboard.wait().until(lambda _: dashboard.row(first).get_attribute("aria-current") == "true")
+
+    dashboard.api.wait_for(lambda s: s["items"][0]["status"] == "readyToPlay", what="the current item to load")
+    # The item lasts 12 s: a skip stops at either end.
+    transport("skip-forward").click()
+    dashboard.api.wait_for(lambda s: s["currentTime"] == 12, what="a skip forward to the end")
+    dashboard.wait().until(lambda _: dashboard.find("#time-current").text == "0:12")
+    transport("skip-back").click()
+    dashboard.api.wait_for(lambda s: s["currentTime"] == 0, what="a skip back to the start")
+
+    Select(dashboard.find("#loop-select")).select_by_value("item")
+    plays = dashboard.visible("#loop-plays")
+    dashboard.api.wait_for(lambda s: s["settings"]["loop"] == {"mode": "item", "plays": None, "range": None},
+                           what="looping the item forever")
+    plays.send_keys("3", Keys.TAB)
+    dashboard.api.wait_for(lambda s: s["settings"]["loop"]["plays"] == 3, what="three plays")
+    Select(dashboard.find("#loop-select")).select_by_value("queue")
+    dashboard.api.wait_for(lambda s: s["settings"]["loop"] == {"mode": "queue"}, what="looping the queue")
+    dashboard.wait().until(lambda _: not plays.is_displayed())
+
+    Select(dashboard.find("#action-select")).select_by_value("pause")
+    dashboard.api.wait_for(lambda s: s["settings"]["actionAtItemEnd"] == "pause", what="pause at item end")
+    dashboard.find("#consume-check").click()
+    dashboard.api.wait_for(lambda s: s["settings"]["consume"] is False, what="consume off")
+    # Paused, the rate menu sets the rate that play will use.
+    Select(dashboard.find("#rate-select")).select_by_value("1.5")
+    dashboard.api.wait_for(lambda s: s["settings"]["defaultRate"] == 1.5, what="the default rate")
+    dashboard.find("#play-pause").click()
+    dashboard.api.wait_for(lambda s: s["rate"] == 1.5, what="playing at 1.5×")
+    dashboard.wait().until(lambda _: dashboard.find("#player-status").text.startswith("Playing at 1.5×")
+                           or dashboard.find("#player-status").text.startswith("Waiting"))
+
+
+def test_pasted_and_fetched_playlists_import_with_line_numbered_diagnostics(dashboard):
+    before = dashboard.api.item_ids()
+    url = dashboard.server.url
+    dashboard.find("#import summary").click()
+    text = dashboard.find("#import-text")
+    text.send_keys(f"#EXTM3U\n#EXTINF:12,Pasted chapters\n{url}/media/chapters.mp4\n"
+                   f"#EXTINF:abc,Broken duration\n{url}/media/vod-ts/index.m3u8\n")
+    dashboard.find("#import-text-form button[type=submit]").click()
+    dashboard.wait().until(lambda _: "Imported 2 items from the pasted text" in dashboard.find("#import-result").text)
+    cells = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+             for row in dashboard.find_all("#import-result tr.diagnostic")]
+    assert [(row[0], row[1], row[2], row[3]) for row in cells] == [("4", "9", "error", "invalid-tag-value")]
+    assert "#EXTINF needs a duration" in cells[0][4]
+    assert text.get_attribute("value") == ""
+    dashboard.wait().until(lambda _: titles_shown(dashboard)[-2:] == ["Pasted chapters", "Broken duration"])
+
+    dashboard.find("#import-url").send_keys(f"{url}/media/mixed.m3u", Keys.ENTER)
+    dashboard.wait().until(lambda _: "Imported 4 items from" in dashboard.find("#import-result").text)
+    dashboard.wait().until(lambda _: titles_shown(dashboard)[-4:] == MIXED_TITLES)
+    assert [item["title"] for item in dashboard.api.queue()["items"][len(before):]] == ["Pasted chapters", "Broken duration", *MIXED_TITLES]
+
+
+def test_a_missing_stream_shows_its_error_and_keeps_its_error_log_in_the_history(dashboard):
+    first = dashboard.api.item_ids()[0]
+    missing = dashboard.api.request("POST", "/api/queues/q-1/items", {
+        "url": dashboard.server.url + "/media/missing.m3u8", "title": "Missing", "after": first})["id"]
+    # Next in line, it is loaded at once, and fails.
+    dashboard.wait().until(lambda _: dashboard.row(missing).find_element(By.CSS_SELECTOR, ".badge").text == "Failed")
+    assert "HTTP status 404" in dashboard.row(missing).find_element(By.CSS_SELECTOR, ".item-error").text
+
+    # Playing skips it into the history, where its details stay readable.
+    dashboard.find("#transport [data-command='advance']").click()
+    snapshot = dashboard.api.wait_for(lambda s: missing in [item["id"] for item in s["history"]] and s["currentItemId"] != missing,
+                                      what="the failed item skipped into the history")
+    assert snapshot["currentItemId"] not in (first, missing)
+    dashboard.find("#history summary").click()
+    history_row = dashboard.visible(f'#history-list [data-item-id="{missing}"]')
+    history_row.find_element(By.XPATH, ".//button[text()='Details']").click()
+    dashboard.wait().until(lambda _: [heading.get_attribute("textContent") for heading in
+                                      dashboard.find_all("#inspector-body [data-section='error-log'] h3")] == ["Error log (1)"])
+    assert dashboard.find("#inspector-body dd").text == "Missing"
+    cells = [cell.text for cell in dashboard.find_all("#inspector-body [data-section='error-log'] tbody tr:first-child td")]
+    assert cells[1:3] == ["404", "hlsq.http"]
+    assert "/media/missing.m3u8" in dashboard.find("#inspector-body [data-section='error-log']").text
