@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark StoreBenchmark EngineBenchmark LoaderBenchmark HTTPServerBenchmark ServerBenchmark
 
-.PHONY: bootstrap bootstrap-bench build run test bench sample-media clean
+.PHONY: bootstrap bootstrap-bench bootstrap-browser build run test test-browser screenshots bench sample-media clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -10,6 +10,10 @@ bootstrap:
 # The benchmarks also need the reference tools (nginx, wrk); `make test` does not.
 bootstrap-bench:
 	@scripts/bootstrap --bench
+
+# The browser tests also need Chromium, chromedriver, selenium and pytest.
+bootstrap-browser:
+	@scripts/bootstrap --browser
 
 build: bootstrap
 	$(SWIFT) build
@@ -23,6 +27,17 @@ run: build
 # CPU-bound suites would otherwise starve the server and loader suites' tasks for seconds.
 test: bootstrap
 	$(SWIFT) test --no-parallel
+	$(MAKE) --no-print-directory test-browser
+
+# The dashboard in headless Chromium against the real `hlsq serve` (Tests/browser/).
+test-browser: bootstrap-browser
+	$(SWIFT) build --product hlsq
+	HLSQ_BINARY="$$($(SWIFT) build --show-bin-path)/hlsq" .build-browser/venv/bin/python -m pytest -q Tests/browser
+
+# Regenerates docs/screenshots/ from the real server and Chromium.
+screenshots: bootstrap-browser
+	$(SWIFT) build --product hlsq
+	HLSQ_BINARY="$$($(SWIFT) build --show-bin-path)/hlsq" .build-browser/venv/bin/python Tests/browser/screenshots.py docs/screenshots
 
 bench: bootstrap-bench
 	@for benchmark in $(BENCHMARKS); do \
