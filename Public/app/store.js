@@ -13,6 +13,10 @@
 // - While the shown queue's snapshot loads, its events wait in `pendingEvents`; once the
 //   snapshot is applied, those newer than it are applied in order, so an event that arrives
 //   before the snapshot it follows is not lost.
+// - `stalls` holds, per item of the shown queue, how many `playbackStalled` events arrived
+//   (`announced`) and its stall count (`count`): the server's figure, read from the item's
+//   access log, plus the events since. A figure asked for before the latest event is not
+//   kept, since it may miss that stall; the view asks again after each event.
 
 import { isSeconds } from "./time.js";
 
@@ -44,6 +48,8 @@ export function createStore() {
     healthLog: [],
     /** itemId → whether its last live status said the playlist is stale */
     staleItems: new Map(),
+    /** itemId → {count: number|null (null until read), announced: number} */
+    stalls: new Map(),
   };
   const listeners = new Set();
   let scheduled = false;
@@ -165,6 +171,7 @@ export function createStore() {
       state.playhead = null;
       state.selectedItemId = null;
       state.details = null;
+      state.stalls = new Map();
       changed();
     },
 
@@ -226,6 +233,30 @@ export function createStore() {
       state.details = { ...item, ...kept };
       if (item.live) sampleBuffer(item.id, item.buffer?.forwardBufferSeconds);
       changed();
+    },
+
+    /**
+     * @param {string} itemId
+     * @returns {number} the `playbackStalled` events received for the item: pass it to
+     *   `setStallCount` with the answer of a request made now
+     */
+    stallsAnnounced(itemId) {
+      return state.stalls.get(itemId)?.announced ?? 0;
+    },
+
+    /**
+     * The server's stall count of an item: the `numberOfStalls` of its access log, summed.
+     * @param {object} item a full Item
+     * @param {number} announcedWhenAsked `stallsAnnounced(item.id)` when it was requested
+     * @returns {boolean} whether it was kept: not when a stall was announced since
+     */
+    setStallCount(item, announcedWhenAsked) {
+      const announced = store.stallsAnnounced(item.id);
+      if (announced !== announcedWhenAsked) return false;
+      const count = item.accessLog.reduce((sum, entry) => sum + (entry.numberOfStalls ?? 0), 0);
+      state.stalls.set(item.id, { count, announced });
+      changed();
+      return true;
     },
 
     /** @returns {object|null} the summary of the current item of the shown queue */
@@ -295,6 +326,15 @@ export function createStore() {
             state.details = { ...state.details, errorLog: [...state.details.errorLog, data.entry] };
           }
           break;
+        case "playbackStalled": {
+          // Shown at once; the view reads the server's figure again to confirm it.
+          const known = state.stalls.get(data.itemId);
+          state.stalls.set(data.itemId, {
+            count: known?.count == null ? null : known.count + 1,
+            announced: (known?.announced ?? 0) + 1,
+          });
+          break;
+        }
         case "liveStatus": {
           const reloads = [...(state.reloads.get(data.itemId) ?? []), Date.now()].slice(-20);
           state.reloads.set(data.itemId, reloads);
@@ -314,8 +354,8 @@ export function createStore() {
           break;
         }
         default:
-          // seekCompleted, didPlayToEndTime, failedToPlayToEndTime, playbackStalled: the
-          // queueUpdated and itemUpdated events that come with them carry the new state.
+          // seekCompleted, didPlayToEndTime, failedToPlayToEndTime: the queueUpdated and
+          // itemUpdated events that come with them carry the new state.
           break;
       }
       changed();

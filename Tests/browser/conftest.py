@@ -1,4 +1,5 @@
-"""Fixtures: one headless Chromium for the whole run, a fresh `hlsq serve` per test."""
+"""Fixtures: one headless Chromium for the whole run, a fresh `hlsq serve` per test, and
+the test origin for the tests that need a stream served with faults."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from harness import Server, start_chromium
+from harness import Origin, Server, start_chromium
 
 
 @pytest.fixture(scope="session")
@@ -20,6 +21,13 @@ def browser():
 @pytest.fixture
 def server():
     running = Server()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def origin():
+    running = Origin()
     yield running
     running.stop()
 

@@ -1,6 +1,7 @@
 """What the browser tests and the screenshot script share: the real `hlsq serve` on an
-ephemeral port with a temporary database, a small JSON client for its API (urllib), and
-headless Chromium driven by Selenium.
+ephemeral port with a temporary database, a small JSON client for its API (urllib), the test
+origin (`Tests/origin/origin.py`) for streams served with faults, and headless Chromium
+driven by Selenium.
 
 Nothing here talks to the network: the server binds 127.0.0.1 and serves the sample media
 itself; Chromium and chromedriver are Debian's, given by path, so Selenium never looks for
@@ -13,6 +14,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -142,6 +144,39 @@ class Server:
     def stop(self):
         self._end()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Origin:
+    """`Tests/origin/origin.py` serving `playlists/` on an ephemeral port, with fault rules
+    (docs/DEVELOPMENT.md, "The test origin"); `stop()` ends it, and so does this process's
+    end (it exits when its stdin closes)."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [sys.executable, str(REPOSITORY / "Tests" / "origin" / "origin.py"), "--exit-on-stdin-eof"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline().strip()
+        if not line.startswith("http://"):
+            self.stop()
+            raise RuntimeError(f"the test origin did not print its URL: {line!r}")
+        self.url = line
+        self.api = Api(self.url)
+
+    def add_rule(self, **rule) -> int:
+        """Applies faults to the requests whose path matches `rule["path"]` (a glob)."""
+        return self.api.request("POST", "/_origin/faults", rule)["id"]
+
+    def remove_rules(self):
+        self.api.request("DELETE", "/_origin/faults")
+
+    def stop(self):
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
 
 
 def start_chromium(width: int = 1280, height: int = 800) -> webdriver.Chrome:

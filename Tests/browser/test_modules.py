@@ -128,3 +128,27 @@ def test_refetched_details_keep_the_lists_that_did_not_change(page):
           store.state.details.mediaSelectionGroups === first.mediaSelectionGroups,
           store.state.details.mediaSelectionGroups[0].selected, store.state.details.accessLog === same.accessLog,
         ];""") == [True, True, False, 1, False, "fr", True]
+
+
+def test_a_stall_count_read_before_the_latest_stall_event_is_not_kept(page):
+    assert run(page, SNAPSHOT + """
+        const store = createStore();
+        store.selectQueue("q-1");
+        store.applySnapshot(snapshot(1, [item("a")]));
+        const full = (...stalls) => item("a", { accessLog: stalls.map((numberOfStalls) => ({ numberOfStalls })) });
+        const counts = [];
+        // Asked before the first stall was announced, answered after it: not kept.
+        const askedEarly = store.stallsAnnounced("a");
+        store.applyEvent("playbackStalled", { queueId: "q-1", itemId: "a" }, 2);
+        counts.push(store.setStallCount(full(0), askedEarly), store.state.stalls.get("a").count);
+        // Asked after it: the server's figure, summed over the access log's entries.
+        counts.push(store.setStallCount(full(1, 2), store.stallsAnnounced("a")), store.state.stalls.get("a").count);
+        // A further stall counts at once, before the server's figure confirms it.
+        store.applyEvent("playbackStalled", { queueId: "q-1", itemId: "a" }, 3);
+        counts.push(store.state.stalls.get("a").count);
+        // An event older than the snapshot was in it already; another queue forgets the counts.
+        store.applyEvent("playbackStalled", { queueId: "q-1", itemId: "a" }, 3);
+        counts.push(store.stallsAnnounced("a"));
+        store.selectQueue("q-2");
+        counts.push(store.state.stalls.size);
+        return counts;""") == [False, None, True, 3, 4, 2, 0]

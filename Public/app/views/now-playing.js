@@ -1,11 +1,18 @@
 // Now playing: the current item, the preview, transport, rate, the seek bar, loop mode and
 // the action at item end. Every control sends a command or a settings change to the API;
 // what is shown comes from the server's answers and events.
+//
+// Stalls: while the current item waits for media after it began to play (the server says
+// `waitingToPlayAtSpecifiedRate` because `toMinimizeStalls`, which a `playbackStalled`
+// leads to), a notice says so in a polite status region, until it plays or pauses. Next to
+// it, the item's stall count: the server's figure, read from the item's access log when the
+// item becomes current and again after each stall, so a reload shows the same number.
 
 import { bindSeekBar } from "./seek-bar.js";
 import { bindPreview } from "./preview.js";
 import { bindMediaSession } from "./media-session.js";
 import { icon, fillIcons } from "./icons.js";
+import { h } from "./dom.js";
 import { formatTime, timelineOf, playheadAt, isSeconds } from "../time.js";
 
 const SKIP_SECONDS = 15;
@@ -40,6 +47,9 @@ export function bindNowPlaying({ store, api, alerts }) {
   const pipButton = $("pip-button");
   const video = $("preview");
   const transport = $("transport");
+  const stallLine = $("stall-line");
+  const stallCount = $("stall-count");
+  const stallNotice = $("stall-notice");
   fillIcons(transport);
 
   async function send(command, action = "Playback") {
@@ -125,6 +135,49 @@ export function bindNowPlaying({ store, api, alerts }) {
   }
   updatePip();
 
+  // The request behind the stall count on show: `queue/item/announced stalls/whether known`.
+  // A new key (another item, a stall announced, the counts forgotten) reads the count again.
+  let stallCountKey = null;
+
+  async function readStallCount(queueId, itemId, announced) {
+    try {
+      const item = await api.getItem(queueId, itemId);
+      store.setStallCount(item, announced);
+      // The inspector's access log, with its Stalls column, is as new.
+      store.setDetails(item);
+    } catch (error) {
+      if (error.status !== 404) alerts.error("Stall count", error);
+    }
+  }
+
+  function renderStalls(state, item) {
+    const queue = state.queue;
+    stallLine.hidden = !item;
+    if (!item) {
+      stallNotice.replaceChildren();
+      return;
+    }
+    const announced = store.stallsAnnounced(item.id);
+    const count = state.stalls.get(item.id)?.count ?? null;
+    const key = `${queue.id}/${item.id}/${announced}/${count === null ? "unknown" : "known"}`;
+    if (key !== stallCountKey) {
+      stallCountKey = key;
+      readStallCount(queue.id, item.id, announced);
+    }
+    stallCount.textContent = count === null ? "" : count === 0 ? "No stalls" : `${count} ${count === 1 ? "stall" : "stalls"}`;
+    if (count === null) delete stallCount.dataset.count;
+    else stallCount.dataset.count = String(count);
+    const stalled = queue.timeControlStatus === "waitingToPlayAtSpecifiedRate" && queue.reasonForWaitingToPlay === "toMinimizeStalls";
+    // The region stays in the page; only its content comes and goes, so that it is announced.
+    if (stalled && !stallNotice.firstChild) {
+      stallNotice.replaceChildren(h("p", { class: "stall-banner" },
+        h("strong", { text: "Stalled" }),
+        h("span", { text: "The buffer ran dry: playback resumes once enough media has loaded." })));
+    } else if (!stalled && stallNotice.firstChild) {
+      stallNotice.replaceChildren();
+    }
+  }
+
   function statusText(queue) {
     if (!queue) return "";
     if (queue.timeControlStatus === "playing") return `Playing at ${queue.rate}×`;
@@ -159,6 +212,7 @@ export function bindNowPlaying({ store, api, alerts }) {
     playPause.setAttribute("aria-label", playing ? "Pause" : "Play");
     playPause.title = playing ? "Pause" : "Play";
     duration.textContent = item ? (item.isLive ? "live" : formatTime(item.duration)) : "0:00";
+    renderStalls(state, item);
     if (!queue) return;
     selectValue(rateSelect, queue.rate !== 0 ? queue.rate : queue.settings.defaultRate);
     const loop = queue.settings.loop;
