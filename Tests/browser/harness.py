@@ -129,11 +129,7 @@ class Server:
     def _end(self):
         if self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process)
         self.process.stdout.close()
 
     def restart(self):
@@ -171,12 +167,17 @@ class Origin:
 
     def stop(self):
         self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process)
         self.process.stdout.close()
+
+
+def wait_or_kill(process: subprocess.Popen):
+    """Waits up to 10 s for a process asked to end, then kills it."""
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def start_chromium(width: int = 1280, height: int = 800) -> webdriver.Chrome:
