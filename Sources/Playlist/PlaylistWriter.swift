@@ -121,64 +121,64 @@ public enum PlaylistWriter {
         var previousKeys: [EncryptionKey] = []
         var previousMap: MediaInitializationSection?
         var previousBitrate: Int?
-        var previousContext = SegmentContext.empty
-        // Through a pointer: reading fields in place copies no segment and retains nothing.
-        playlist.segments.withUnsafeBufferPointer { segments in
-            for index in segments.indices {
-                let segment = segments.baseAddress.unsafelyUnwrapped + index
-                while dateRangeIndex < playlist.dateRanges.count, playlist.dateRanges[dateRangeIndex].segmentIndex <= index {
-                    writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
-                    dateRangeIndex += 1
-                }
-                if let extras = segment.pointee.extras { writeLines(extras.fields.precedingLines, to: &output) }
-                if segment.pointee.isDiscontinuity { output.line("#EXT-X-DISCONTINUITY") }
-                // Most segments share their neighbour's context: nothing changes, nothing to write.
-                if segment.pointee.context !== previousContext {
-                    let context = segment.pointee.context
-                    if context.keys != previousKeys {
-                        if context.keys.isEmpty {
-                            output.line("#EXT-X-KEY:METHOD=NONE")
-                        } else {
-                            for key in context.keys { writeKey(key, tag: "#EXT-X-KEY:", to: &output) }
-                        }
-                        previousKeys = context.keys
+        // Columns are read in place: no segment value is built, nothing is retained.
+        let segments = playlist.segments
+        var contextRun = 0
+        for index in segments.indices {
+            while dateRangeIndex < playlist.dateRanges.count, playlist.dateRanges[dateRangeIndex].segmentIndex <= index {
+                writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
+                dateRangeIndex += 1
+            }
+            let extras = segments.extras[index]
+            if let extras { writeLines(extras.fields.precedingLines, to: &output) }
+            let flags = segments.flags[index]
+            if flags.contains(.discontinuity) { output.line("#EXT-X-DISCONTINUITY") }
+            // The state in force changes only where a run of the context column starts.
+            if contextRun < segments.contexts.starts.count && segments.contexts.starts[contextRun] == index {
+                let context = segments.contexts.values[contextRun].value.context
+                contextRun += 1
+                if context.keys != previousKeys {
+                    if context.keys.isEmpty {
+                        output.line("#EXT-X-KEY:METHOD=NONE")
+                    } else {
+                        for key in context.keys { writeKey(key, tag: "#EXT-X-KEY:", to: &output) }
                     }
-                    if let map = context.map, map != previousMap {
-                        var attributes = AttributeWriter(tag: "#EXT-X-MAP:")
-                        attributes.quoted("URI", map.uri)
-                        if let range = map.byteRange { attributes.quoted("BYTERANGE", range.description) }
-                        attributes.others(map.otherAttributes)
-                        attributes.end(into: &output)
-                        previousMap = map
-                    }
-                    if let bitrate = context.bitrate, bitrate != previousBitrate {
-                        output.tag("#EXT-X-BITRATE:", bitrate)
-                    }
-                    previousBitrate = context.bitrate
-                    previousContext = context
+                    previousKeys = context.keys
                 }
-                if segment.pointee.hasExplicitProgramDateTime, let date = segment.pointee.programDateTime {
-                    output.append("#EXT-X-PROGRAM-DATE-TIME:")
-                    date.appendISO8601(to: &output.bytes)
-                    output.newline()
+                if let map = context.map, map != previousMap {
+                    var attributes = AttributeWriter(tag: "#EXT-X-MAP:")
+                    attributes.quoted("URI", map.uri)
+                    if let range = map.byteRange { attributes.quoted("BYTERANGE", range.description) }
+                    attributes.others(map.otherAttributes)
+                    attributes.end(into: &output)
+                    previousMap = map
                 }
-                if segment.pointee.isGap { output.line("#EXT-X-GAP") }
-                if let extras = segment.pointee.extras { for part in extras.fields.parts { writePart(part, to: &output) } }
-                if let range = segment.pointee.extras?.fields.byteRange {
-                    output.append("#EXT-X-BYTERANGE:")
-                    output.integer(range.length)
-                    output.byte(UInt8(ascii: "@"))
-                    output.integer(range.offset)
-                    output.newline()
+                if let bitrate = context.bitrate, bitrate != previousBitrate {
+                    output.tag("#EXT-X-BITRATE:", bitrate)
                 }
-                output.append("#EXTINF:")
-                output.decimal(segment.pointee.duration)
-                output.byte(UInt8(ascii: ","))
-                segment.pointee.appendTitle(to: &output.bytes)
-                output.newline()
-                segment.pointee.appendURI(to: &output.bytes)
+                previousBitrate = context.bitrate
+            }
+            if flags.contains(.explicitProgramDateTime), let date = segments.programDateTimes[index] {
+                output.append("#EXT-X-PROGRAM-DATE-TIME:")
+                date.appendISO8601(to: &output.bytes)
                 output.newline()
             }
+            if flags.contains(.gap) { output.line("#EXT-X-GAP") }
+            if let extras { for part in extras.fields.parts { writePart(part, to: &output) } }
+            if let range = segments.byteRanges[index] {
+                output.append("#EXT-X-BYTERANGE:")
+                output.integer(range.length)
+                output.byte(UInt8(ascii: "@"))
+                output.integer(range.offset)
+                output.newline()
+            }
+            output.append("#EXTINF:")
+            output.decimal(segments.duration(at: index))
+            output.byte(UInt8(ascii: ","))
+            segments.appendTitle(at: index, to: &output.bytes)
+            output.newline()
+            segments.appendURI(at: index, to: &output.bytes)
+            output.newline()
         }
         while dateRangeIndex < playlist.dateRanges.count {
             writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
