@@ -8,6 +8,7 @@ struct TextSpan: Sendable, Hashable {
     /// No text.
     static let empty = TextSpan(offset: 0, length: 0)
 
+    @inline(__always)
     var isOwned: Bool { length == .max }
 }
 
@@ -74,12 +75,10 @@ final class SegmentContext: Sendable, Hashable {
         }
     }
 
-    /// Appends the bytes of a span of ``source`` without building a string.
-    func append(_ span: TextSpan, to output: inout [UInt8]) {
-        guard let source, span.length > 0, !span.isOwned else { return }
-        source.bytes.withUnsafeBufferPointer {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)]))
-        }
+    /// Calls `body` with the bytes of ``source`` (none when there is no source).
+    func withSourceBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard let source else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return source.bytes.withUnsafeBytes(body)
     }
 
     static func == (lhs: SegmentContext, rhs: SegmentContext) -> Bool {

@@ -66,29 +66,14 @@ public struct MediaSegmentList: Sendable {
         contexts[index].value.context
     }
 
-    /// Appends the bytes of segment `index`'s URI line without building a string.
-    func appendURI(at index: Int, to output: inout [UInt8]) {
-        let span = rows[index].uri
-        if span.isOwned {
-            append(extras[index]?.fields.uri, to: &output)
-        } else {
-            context(at: index).append(span, to: &output)
+    /// Calls `body` with each run of segments under the same state (keys, map, bitrate) and
+    /// that state, in order.
+    func forEachContextRun(_ body: (Range<Int>, SegmentContext) -> Void) {
+        let starts = contexts.starts
+        for run in starts.indices {
+            let end = run + 1 < starts.count ? starts[run + 1] : rows.count
+            body(starts[run]..<end, contexts.values[run].value.context)
         }
-    }
-
-    /// Appends the bytes of segment `index`'s title without building a string.
-    func appendTitle(at index: Int, to output: inout [UInt8]) {
-        let span = titles[index]
-        if span.isOwned {
-            append(extras[index]?.fields.title, to: &output)
-        } else if span.length > 0 {
-            context(at: index).append(span, to: &output)
-        }
-    }
-
-    private func append(_ text: String?, to output: inout [UInt8]) {
-        guard var text else { return }
-        text.withUTF8 { output.append(contentsOf: $0) }
     }
 
     // MARK: Writing columns
@@ -101,14 +86,16 @@ public struct MediaSegmentList: Sendable {
                                extras: SegmentExtras?) {
         let index = rows.count
         let row = Row(duration: PackedTime(duration), startTime: PackedTime(startTime), uri: uri)
-        if row.duration == .elsewhere { unpackedDurations.append(duration, at: index) }
-        if row.startTime == .elsewhere { unpackedStartTimes.append(startTime, at: index) }
         rows.append(row)
-        self.flags.append(flags, at: index)
-        programDateTimes.append(programDateTime, at: index)
-        byteRanges.append(byteRange, at: index)
-        titles.append(title, at: index)
-        if extras != nil || self.extras.isMaterialized { self.extras.append(extras, at: index) }
+        // Columns that start now get the capacity the rows have.
+        let capacity = rows.capacity
+        if row.duration == .elsewhere { unpackedDurations.append(duration, at: index, capacity: capacity) }
+        if row.startTime == .elsewhere { unpackedStartTimes.append(startTime, at: index, capacity: capacity) }
+        self.flags.append(flags, at: index, capacity: capacity)
+        programDateTimes.append(programDateTime, at: index, capacity: capacity)
+        byteRanges.append(byteRange, at: index, capacity: capacity)
+        titles.append(title, at: index, capacity: capacity)
+        if extras != nil || self.extras.isMaterialized { self.extras.append(extras, at: index, capacity: capacity) }
     }
 
     /// Whether ``appendPlain(duration:startTime:uri:)`` may append: no segment has flags, a
@@ -118,15 +105,12 @@ public struct MediaSegmentList: Sendable {
             && !titles.isMaterialized && !extras.isMaterialized
     }
 
-    /// Appends a segment that has nothing but a duration, a start and a URI, when
-    /// ``acceptsPlainRows``.
+    /// Appends a segment that has nothing but a duration, a start and a URI, both times
+    /// packed, when ``acceptsPlainRows``.
     @inline(__always)
-    mutating func appendPlain(duration: MediaTime, startTime: MediaTime, uri: TextSpan) {
-        let index = rows.count
-        let row = Row(duration: PackedTime(duration), startTime: PackedTime(startTime), uri: uri)
-        if row.duration == .elsewhere { unpackedDurations.append(duration, at: index) }
-        if row.startTime == .elsewhere { unpackedStartTimes.append(startTime, at: index) }
-        rows.append(row)
+    mutating func appendPlain(duration: PackedTime, startTime: PackedTime, uri: TextSpan) {
+        assert(duration != .elsewhere && startTime != .elsewhere && acceptsPlainRows)
+        rows.append(Row(duration: duration, startTime: startTime, uri: uri))
     }
 
     /// Sets the state in force from the next appended segment on: the parser calls it before
