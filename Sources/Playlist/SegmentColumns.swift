@@ -35,6 +35,41 @@ struct PackedTime: Equatable {
         bits = UInt64(bitPattern: value << 4) | exponent
     }
 
+    /// `value / 10^exponent`, or nil when it does not fit.
+    @inline(__always)
+    init?(value: Int64, exponent: Int) {
+        guard exponent >= 0, exponent <= 9, value >= -(1 << 59), value < 1 << 59 else { return nil }
+        bits = UInt64(bitPattern: value << 4) | UInt64(exponent)
+    }
+
+    /// The exact sum in the larger power of ten, as `MediaTime` adds decimals; nil when
+    /// either is ``elsewhere`` or the sum does not fit.
+    @inline(__always)
+    func adding(_ other: PackedTime) -> PackedTime? {
+        guard let (a, aExponent) = decimal, let (b, bExponent) = other.decimal else { return nil }
+        if aExponent == bExponent { return PackedTime(value: a &+ b, exponent: aExponent) }
+        var (scaledA, scaledB) = (a, b)
+        var factor: Int64 = 1
+        for _ in 0..<abs(aExponent - bExponent) { factor &*= 10 }
+        let overflow: Bool
+        if aExponent < bExponent {
+            (scaledA, overflow) = a.multipliedReportingOverflow(by: factor)
+        } else {
+            (scaledB, overflow) = b.multipliedReportingOverflow(by: factor)
+        }
+        let (sum, sumOverflows) = scaledA.addingReportingOverflow(scaledB)
+        guard !overflow, !sumOverflows else { return nil }
+        return PackedTime(value: sum, exponent: max(aExponent, bExponent))
+    }
+
+    /// The value and the exponent of the timescale, or nil for ``elsewhere``.
+    @inline(__always)
+    var decimal: (value: Int64, fractionDigits: Int)? {
+        let exponent = bits & 15
+        guard exponent != Self.elsewhereTag else { return nil }
+        return (Int64(bitPattern: bits) >> 4, Int(exponent))
+    }
+
     /// The time, or nil for ``elsewhere``.
     @inline(__always)
     var time: MediaTime? {
@@ -81,12 +116,14 @@ struct LazyColumn<Value: Equatable> {
         values.isEmpty ? absent : values[index]
     }
 
-    /// Appends the value of segment `index`, the list's new last one.
+    /// Appends the value of segment `index`, the list's new last one. Storage, when this
+    /// value is the first that needs it, is reserved for `capacity` segments.
     @inline(__always)
-    mutating func append(_ value: Value, at index: Int) {
+    mutating func append(_ value: Value, at index: Int, capacity: Int) {
         if values.isEmpty {
             if value == absent { return }
             materialize(count: index)
+            values.reserveCapacity(capacity)
         }
         values.append(value)
     }

@@ -29,10 +29,22 @@ struct MediaPlaylistParser {
     private var segments = MediaSegmentList()
     private var firstPartLine: Int?
     private var partInfLine = 1
-    /// The last `EXTINF` duration parsed and its text (at most eight bytes, as a
-    /// little-endian word; length 0 when none): playlists repeat a few durations, and a
-    /// repeated one is not parsed again.
-    private var lastDuration = (text: UInt64(0), length: 0, time: MediaTime.zero)
+    /// The last calendar day of an `EXT-X-PROGRAM-DATE-TIME`.
+    private var lastDay = DateTime.DayMemo()
+    /// The last `EXTINF` duration read: playlists repeat a few durations, and a repeated one
+    /// is not parsed again.
+    private var lastDuration = ReadDuration()
+
+    private struct ReadDuration {
+        /// The text, at most eight bytes as a little-endian word; 0 when it cannot be reused.
+        var text: UInt64 = 0
+        var length = 0
+        var time = MediaTime.zero
+        var packed = PackedTime(MediaTime.zero)
+        /// Whether it rounds to at most the target duration (or no target is known yet):
+        /// `EXT-X-TARGETDURATION` clears the memo.
+        var fitsTarget = true
+    }
 
     /// The tags read for the segment being built.
     private struct PendingSegment {
@@ -133,19 +145,28 @@ struct MediaPlaylistParser {
     }
 
     /// The `EXTINF` duration in `buffer[start..<end]`, or nil when it is not a non-negative
-    /// decimal. Records that a decimal one needs version 3.
+    /// decimal; ``lastDuration`` then describes it.
     @inline(__always)
     private mutating func extinfDuration(_ start: Int, _ end: Int, line: Line) -> MediaTime? {
+        readDuration(start, end, line: line) ? lastDuration.time : nil
+    }
+
+    /// Reads the `EXTINF` duration in `buffer[start..<end]` into ``lastDuration``, unless it
+    /// has the text of the last one; false when it is not a non-negative decimal. Records
+    /// that a decimal one needs version 3.
+    @inline(__always)
+    private mutating func readDuration(_ start: Int, _ end: Int, line: Line) -> Bool {
         let length = end - start
         let text = length > 0 && length <= 8 && start + 8 <= core.bytes.count
             ? core.word(at: start) & (UInt64.max >> (64 - 8 * length)) : 0
-        if text != 0 && text == lastDuration.text && length == lastDuration.length { return lastDuration.time }
-        guard let duration = core.decimal(start, end), let value = duration.value, value >= 0 else { return nil }
-        if text != 0 { lastDuration = (text, length, duration) }
+        if text != 0 && text == lastDuration.text && length == lastDuration.length { return true }
+        guard let duration = core.decimal(start, end), let value = duration.value, value >= 0 else { return false }
+        lastDuration = ReadDuration(text: text, length: length, time: duration, packed: PackedTime(duration),
+                                    fitsTarget: !targetDurationKnown || duration < roundingLimit)
         if core.requiredVersion.version < 3 && core.find(UInt8(ascii: "."), from: start, end: end) < end {
             core.require(version: 3, for: "a decimal EXTINF duration", line: line.number)
         }
-        return duration
+        return true
     }
 
     /// The fast path for the common segment: an `EXTINF` line without a title, then a URI
@@ -156,18 +177,22 @@ struct MediaPlaylistParser {
     ///
     /// It appends what ``appendSegment(uriLine:)`` would and skips only what a plain segment
     /// does not need: pending tags, optional columns, diagnostics (a pair that would report
-    /// one is not plain).
+    /// one is not plain). Durations and the running start time stay in their packed decimal
+    /// form, which has the representation `MediaTime` sums give (the larger power of ten);
+    /// a sum that would not fit leaves the segment to the general path.
     private mutating func readPlainSegments(startingWith first: Line) -> Bool {
         guard pending.isEmpty, lastDated == nil, segments.acceptsPlainRows else { return false }
+        var start = PackedTime(nextStart)
         var extinf = first
         // Where the general path resumes when the current pair is not plain.
         var resume = core.position
         var consumed = false
+        defer { if consumed, let time = start.time { nextStart = time } }
         while true {
             let valueStart = min(extinf.start + 8, extinf.end)
             let comma = core.find(UInt8(ascii: ","), from: valueStart, end: extinf.end)
-            guard extinf.end - comma <= 1, let duration = extinfDuration(valueStart, comma, line: extinf),
-                  !targetDurationKnown || duration < roundingLimit,
+            guard extinf.end - comma <= 1, readDuration(valueStart, comma, line: extinf), lastDuration.fitsTarget,
+                  let end = start.adding(lastDuration.packed),
                   let uriLine = core.nextLine(), uriLine.start < uriLine.end,
                   core.bytes[uriLine.start] != UInt8(ascii: "#"),
                   let uri = core.sourceSpan(uriLine.start, uriLine.end) else {
@@ -179,8 +204,8 @@ struct MediaPlaylistParser {
                                    discontinuitySequence: playlist.discontinuitySequence + discontinuity)
                 runsChanged = false
             }
-            segments.appendPlain(duration: duration, startTime: nextStart, uri: uri)
-            nextStart += duration
+            segments.appendPlain(duration: lastDuration.packed, startTime: start, uri: uri)
+            start = end
             consumed = true
             resume = core.position
             guard let next = core.nextLine(), core.hasPrefix("#EXTINF:", at: next.start, end: next.end) else {
@@ -312,6 +337,7 @@ struct MediaPlaylistParser {
             playlist.targetDuration = integerValue(line, valueStart, tag) ?? 0
             targetDurationKnown = true
             roundingLimit = MediaTime(value: Int64(playlist.targetDuration) * 2 + 1, timescale: 2)
+            lastDuration = ReadDuration()
             // Segments read before the tag: reported on the tag's line.
             for index in segments.indices where segments.duration(at: index) >= roundingLimit {
                 reportOverTarget(segments.duration(at: index), line: line.number)
@@ -370,7 +396,7 @@ struct MediaPlaylistParser {
         case .map:
             readMap(line, valueStart)
         case .programDateTime:
-            if let date = DateTime.parse(core.bytes, valueStart, line.end) {
+            if let date = DateTime.parse(core.bytes, valueStart, line.end, memo: &lastDay) {
                 pending.programDateTime = date
             } else {
                 core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),

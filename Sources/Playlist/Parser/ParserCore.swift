@@ -68,16 +68,17 @@ struct ParserCore {
     func find(_ byte: UInt8, from start: Int, end: Int) -> Int {
         guard let base = bytes.baseAddress else { return end }
         let pattern = 0x0101_0101_0101_0101 &* UInt64(byte)
-        let count = bytes.count
+        // The last offset a whole word can be read from; offsets stay far from overflowing.
+        let lastWord = bytes.count &- 8
         var index = start
-        while index < end && index + 8 <= count {
+        while index < end && index <= lastWord {
             let found = matches(in: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), of: pattern)
-            if found != 0 { return min(index + found.trailingZeroBitCount >> 3, end) }
-            index += 8
+            if found != 0 { return min(index &+ found.trailingZeroBitCount &>> 3, end) }
+            index &+= 8
         }
         while index < end {
             if base[index] == byte { return index }
-            index += 1
+            index &+= 1
         }
         return end
     }
@@ -129,6 +130,7 @@ struct ParserCore {
     }
 
     /// A decimal-integer (`0`…`2^63-1`), or nil.
+    @inline(__always)
     func integer(_ start: Int, _ end: Int) -> Int? {
         guard start < end, end - start <= 19 else { return nil }
         var value = 0
