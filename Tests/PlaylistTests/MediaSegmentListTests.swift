@@ -262,6 +262,22 @@ private struct Generator {
         #expect(diagnostics.map(\.rule) == [.versionTooLow])
     }
 
+    /// The plain path looks for `{` in the same scan as the line's end, a word at a time: a
+    /// reference at the start, inside or at the end of the word holding the newline, past the
+    /// first word, or in a last line without a newline must still send the URI to substitution.
+    /// Each URI follows a plain segment, so that the plain path is the one reading it.
+    @Test(arguments: ["\n", "\r\n"], ["{$v}.ts", "b{$v}.ts", "bbbbbbb{$v}", "segments/long/path/{$v}.ts", "{$v}"])
+    func aVariableInAPlainSegmentsURIIsSubstituted(lineEnd: String, uri: String) throws {
+        let expected = uri.replacing("{$v}", with: "x")
+        for isLastLine in [false, true] {
+            let lines = ["#EXTM3U", "#EXT-X-VERSION:8", "#EXT-X-TARGETDURATION:6", "#EXT-X-DEFINE:NAME=\"v\",VALUE=\"x\"",
+                         "#EXTINF:6,", "a.ts", "#EXTINF:6,", uri] + (isLastLine ? [] : ["#EXTINF:6,", "c.ts"])
+            let (playlist, diagnostics) = try media(lines.joined(separator: lineEnd))
+            #expect(playlist.segments.map(\.uri) == ["a.ts", expected] + (isLastLine ? [] : ["c.ts"]))
+            #expect(diagnostics.isEmpty)
+        }
+    }
+
     @Test func aPlaylistWithoutTargetDurationStillReportsLongSegments() throws {
         let (playlist, diagnostics) = try media("#EXTM3U\n#EXTINF:6,\na.ts\n#EXTINF:8,\nb.ts\n#EXT-X-TARGETDURATION:6\n")
         #expect(playlist.segments.count == 2)

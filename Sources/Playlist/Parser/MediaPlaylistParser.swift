@@ -193,9 +193,9 @@ struct MediaPlaylistParser {
             let comma = core.find(UInt8(ascii: ","), from: valueStart, end: extinf.end)
             guard extinf.end - comma <= 1, readDuration(valueStart, comma, line: extinf), lastDuration.fitsTarget,
                   let end = start.adding(lastDuration.packed),
-                  let uriLine = core.nextLine(), uriLine.start < uriLine.end,
+                  let (uriLine, hasBrace) = core.nextLineNotingBrace(), !hasBrace, uriLine.start < uriLine.end,
                   core.bytes[uriLine.start] != UInt8(ascii: "#"),
-                  let uri = core.sourceSpan(uriLine.start, uriLine.end) else {
+                  let uri = core.plainSpan(uriLine.start, uriLine.end) else {
                 core.position = resume
                 return consumed
             }

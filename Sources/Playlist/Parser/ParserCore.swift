@@ -55,6 +55,45 @@ struct ParserCore {
         return Line(start: start, end: end, number: lineNumber)
     }
 
+    /// ``nextLine()``, and whether the line holds a `{` (and so may hold a variable
+    /// reference), found in the same scan.
+    @inline(__always)
+    mutating func nextLineNotingBrace() -> (line: Line, hasBrace: Bool)? {
+        guard offset < bytes.count, let base = bytes.baseAddress else { return nil }
+        let start = offset
+        let count = bytes.count
+        let lastWord = count &- 8
+        var index = start
+        var newline = count
+        var hasBrace = false
+        // The lowest match of a word is exact: a brace counts when it comes before the newline.
+        while index <= lastWord {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let newlines = matches(in: word, of: 0x0A0A_0A0A_0A0A_0A0A)
+            let braces = matches(in: word, of: 0x7B7B_7B7B_7B7B_7B7B)
+            if braces != 0 && (newlines == 0 || braces.trailingZeroBitCount < newlines.trailingZeroBitCount) {
+                hasBrace = true
+            }
+            if newlines != 0 {
+                newline = index &+ newlines.trailingZeroBitCount &>> 3
+                break
+            }
+            index &+= 8
+        }
+        if newline == count {
+            while index < count && base[index] != UInt8(ascii: "\n") {
+                if base[index] == UInt8(ascii: "{") { hasBrace = true }
+                index &+= 1
+            }
+            newline = index
+        }
+        offset = newline &+ 1
+        lineNumber &+= 1
+        var end = newline
+        if end > start && base[end &- 1] == UInt8(ascii: "\r") { end &-= 1 }
+        return (Line(start: start, end: end, number: lineNumber), hasBrace)
+    }
+
     /// The offset of the next `\n` at or after `start`, or the buffer's end.
     @inline(__always)
     func findNewline(from start: Int) -> Int {
