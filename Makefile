@@ -1,6 +1,6 @@
 # The two set-up commands are `make run` and `make test`; each installs what is missing.
 SWIFT ?= swift
-BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark HTTPServerBenchmark StoreBenchmark
+BENCHMARKS := MediaTimeBenchmark PlaylistBenchmark QueueCoreBenchmark StoreBenchmark EngineBenchmark LoaderBenchmark HTTPServerBenchmark ServerBenchmark
 
 .PHONY: bootstrap bootstrap-bench build run test bench sample-media clean
 
@@ -14,8 +14,10 @@ bootstrap-bench:
 build: bootstrap
 	$(SWIFT) build
 
+# Serves the dashboard, the API and the demo queue on http://127.0.0.1:8080/ (HLSQ_PORT and
+# the other HLSQ_ variables change that; see docs/API.md).
 run: build
-	"$$($(SWIFT) build --show-bin-path)/hlsq" --help
+	"$$($(SWIFT) build --show-bin-path)/hlsq" serve
 
 # Suites run one after another: Swift's cooperative pool has one thread per core, and the
 # CPU-bound suites would otherwise starve the server and loader suites' tasks for seconds.

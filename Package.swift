@@ -41,12 +41,14 @@ let package = Package(
         .target(name: "MediaTime"),
         .target(
             name: "Loader",
-            dependencies: ["MediaTime", "CCurl", "CAVFormat", "CShims"]
+            dependencies: ["MediaTime", "Playlist", "CCurl", "CAVFormat", "CShims"]
         ),
         .target(name: "QueueCore", dependencies: ["MediaTime"]),
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "MediaTime"]),
+        .target(name: "Server", dependencies: ["MicroHTTPD", "MediaTime", "Playlist", "Engine", "Loader"]),
         .target(name: "Playlist", dependencies: ["MediaTime"]),
+        .target(name: "Engine", dependencies: ["QueueCore", "Loader", "Store", "MediaTime"]),
 
         .executableTarget(
             name: "hlsq",
@@ -56,11 +58,14 @@ let package = Package(
                 "MediaTime",
                 "Store",
                 "Playlist",
+                "Engine",
+                "MicroHTTPD",
+                "Server",
             ]
         ),
 
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
-        .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "OriginSupport"]),
+        .testTarget(name: "LoaderTests", dependencies: ["Loader", "MediaTime", "Playlist", "OriginSupport"]),
         // Runs the built `hlsq` executable as a process.
         .testTarget(name: "CommandLineTests", dependencies: ["hlsq", "OriginSupport", "Store"]),
         // Starts the test HTTP origin (Tests/origin/origin.py) for any test or benchmark.
@@ -69,9 +74,19 @@ let package = Package(
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CCurl", "CShims"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "MediaTime", "CSQLite"]),
         .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "Engine", "Loader", "MicroHTTPD", "MediaTime", "Playlist", "OriginSupport"]
+        ),
+        .testTarget(
             name: "PlaylistTests",
             dependencies: ["Playlist", "MediaTime"],
             exclude: ["Fixtures"]
+        ),
+        // Runs the built `hlsq serve` as a process and talks to it over sockets.
+        .testTarget(name: "EndToEndTests", dependencies: ["hlsq"]),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "QueueCore", "Loader", "Store", "MediaTime", "OriginSupport", "CSQLite"]
         ),
         .testTarget(name: "CShimsTests", dependencies: ["CShims", "CCurl", "CAVFormat", "CSQLite", "CMicroHTTPD"]),
 
@@ -87,7 +102,17 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "QueueCore", "MediaTime"],
             path: "Benchmarks/QueueCoreBenchmark"
         ),
+        .executableTarget(
+            name: "EngineBenchmark",
+            dependencies: ["BenchmarkSupport", "Engine", "Loader", "Store", "MediaTime"],
+            path: "Benchmarks/EngineBenchmark"
+        ),
         .target(name: "HTTPBenchmarkSupport", path: "Benchmarks/HTTPBenchmarkSupport"),
+        .executableTarget(
+            name: "ServerBenchmark",
+            dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "Server", "Engine", "Loader", "MicroHTTPD"],
+            path: "Benchmarks/ServerBenchmark"
+        ),
         .executableTarget(
             name: "HTTPServerBenchmark",
             dependencies: ["BenchmarkSupport", "HTTPBenchmarkSupport", "MicroHTTPD"],
@@ -97,6 +122,11 @@ let package = Package(
             name: "StoreBenchmark",
             dependencies: ["BenchmarkSupport", "Store", "MediaTime"],
             path: "Benchmarks/StoreBenchmark"
+        ),
+        .executableTarget(
+            name: "LoaderBenchmark",
+            dependencies: ["BenchmarkSupport", "Loader", "MediaTime", "Playlist", "OriginSupport"],
+            path: "Benchmarks/LoaderBenchmark"
         ),
         .executableTarget(
             name: "PlaylistBenchmark",

@@ -12,7 +12,9 @@ import CShims
 ///   for every request line and then guarantees the completion callback) and released by
 ///   `completed`;
 /// - a streaming response's context is its `StreamingBody`, retained when the response is
-///   created and released by `releaseStream` when libmicrohttpd destroys the response.
+///   created and released by `releaseStream` when libmicrohttpd destroys the response;
+/// - a shared body's context is its `SharedBytes`, retained when the response is created and
+///   released by `releaseShared` when libmicrohttpd destroys the response.
 enum DaemonCallbacks {
     /// MHD_OPTION_URI_LOG_CALLBACK: the raw request-target, before libmicrohttpd decodes it.
     static let logURI: hlsq_mhd_uri_log_callback = { _, uri, _ in
@@ -55,6 +57,11 @@ enum DaemonCallbacks {
     static let releaseStream: MHD_ContentReaderFreeCallback = { context in
         guard let context else { return }
         Unmanaged<StreamingBody>.fromOpaque(context).release()
+    }
+
+    static let releaseShared: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        Unmanaged<SharedBytes>.fromOpaque(context).release()
     }
 
     /// MHD_CONTENT_READER_END_OF_STREAM and MHD_CONTENT_READER_END_WITH_ERROR, which are

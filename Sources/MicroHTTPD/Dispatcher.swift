@@ -48,6 +48,11 @@ final class Dispatcher: Sendable {
         case .answer(let response):
             return queue(response, for: exchange, on: connection)
         case .dispatch(let request):
+            // An answer that is a lookup goes out at once, without a task or a suspension.
+            if let immediate = handler.immediateResponse(to: request), !immediate.isStreaming,
+               exchange.respondImmediately() {
+                return queue(immediate, for: exchange, on: connection)
+            }
             guard suspensions.suspend(ConnectionHandle(pointer: connection), for: ObjectIdentifier(exchange)) else {
                 return .NO
             }
@@ -93,6 +98,12 @@ final class Dispatcher: Sendable {
         switch response.body {
         case .bytes(let bytes):
             created = bytes.withUnsafeBytes { hlsq_mhd_response_copying($0.count, $0.baseAddress) }
+        case .shared(let shared):
+            // The response owns one reference to the bytes, dropped by its free callback.
+            let context = Unmanaged.passRetained(shared).toOpaque()
+            created = MHD_create_response_from_buffer_with_free_callback_cls(
+                shared.count, shared.baseAddress, DaemonCallbacks.releaseShared, context)
+            if created == nil { Unmanaged<SharedBytes>.fromOpaque(context).release() }
         case .stream(let stream):
             guard stream.attach(to: ConnectionHandle(pointer: connection), suspensions: suspensions) else {
                 return .NO

@@ -10,6 +10,7 @@ import Synchronization
 ///
 /// ```
 /// awaitingHeaders ─► receiving ─► handling ─► responseReady ─► responded ─► completed
+///                                     └─► responded (answered at once: `respondImmediately`)
 ///        │               ├─► discarding ─► responded (413: the body outgrew the limit)
 ///        │               └─► responded (400: the target does not parse)
 ///        └─► responded (400: bad method or Content-Length; 413: declared length too large)
@@ -168,6 +169,17 @@ final class Exchange: Sendable {
     func streaming(_ stream: StreamingBody) {
         state.withLock { state in
             if case .responded = state.phase { state.phase = .responded(stream) }
+        }
+    }
+
+    /// Records that the request dispatched by the last step is answered at once, on the
+    /// access handler's thread, instead of by a task. True when the exchange was waiting for
+    /// its handler; the caller then queues the response itself.
+    func respondImmediately() -> Bool {
+        state.withLock { state in
+            guard case .handling = state.phase else { return false }
+            state.phase = .responded(nil)
+            return true
         }
     }
 

@@ -1,6 +1,7 @@
 /// What a handler answers: a status, header fields and a body.
 ///
-/// The body is either bytes known up front (sent with `Content-Length`) or a
+/// The body is either bytes known up front (sent with `Content-Length`; ``SharedBytes`` send
+/// a cached document without copying it) or a
 /// `StreamingBody` that a producer keeps writing to (sent with chunked transfer encoding,
 /// for server-sent events). libmicrohttpd adds `Date`, `Content-Length` or
 /// `Transfer-Encoding`, and `Connection` itself; a handler should not set those.
@@ -9,6 +10,8 @@ public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         /// A complete body.
         case bytes([UInt8])
+        /// A complete body shared with other responses, sent without a copy.
+        case shared(SharedBytes)
         /// A body produced over time; see `StreamingBody`.
         case stream(StreamingBody)
     }
@@ -26,6 +29,12 @@ public struct HTTPResponse: Sendable {
     /// A response with a complete body.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), bytes: [UInt8]) {
         self.init(status: status, headers: headers, body: .bytes(bytes))
+    }
+
+    /// Whether the body is a stream.
+    var isStreaming: Bool {
+        if case .stream = body { return true }
+        return false
     }
 
     /// The error answer the server gives by itself (413, 400 for a bad target), in the

@@ -58,6 +58,11 @@ struct ItemList<Element: Identifiable & VacantRepresentable> where Element.ID: H
 
     /// The list of `elements` in order, built in O(n). Returns nil when two share an id.
     init?(_ elements: some Sequence<Element>) {
+        // Restoring a long queue would otherwise spend much of its time growing these.
+        let expected = elements.underestimatedCount
+        nodes.reserveCapacity(expected)
+        self.elements.reserveCapacity(expected)
+        slotsByID.reserveCapacity(expected)
         var stack: [Int32] = []
         for element in elements {
             guard slotsByID[element.id] == nil else { return nil }

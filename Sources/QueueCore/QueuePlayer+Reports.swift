@@ -19,6 +19,9 @@ public enum LoaderReport: Hashable, Sendable {
     case downloadBitrate(Double)
     /// One media request completed: for the access log.
     case mediaRequest(bytes: Int64, transferDuration: MediaTime, mediaDuration: MediaTime)
+    /// More bytes of a request already counted by ``mediaRequest(bytes:transferDuration:mediaDuration:)``
+    /// arrived, as a long progressive download reports while it runs: for the access log.
+    case transferProgress(bytes: Int64, transferDuration: MediaTime)
     /// Playback switched to a variant: its bandwidth becomes the indicated bitrate, and a new
     /// access-log entry opens.
     case variantSwitched(indicatedBitrate: Double, uri: String)
@@ -63,6 +66,10 @@ extension QueuePlayer {
         case .mediaRequest(let bytes, let transfer, let media):
             guard bytes >= 0, transfer.isNumeric, transfer >= .zero, media.isNumeric, media >= .zero else {
                 return invalid("a media request needs non-negative bytes and durations")
+            }
+        case .transferProgress(let bytes, let transfer):
+            guard bytes >= 0, transfer.isNumeric, transfer >= .zero else {
+                return invalid("transfer progress needs non-negative bytes and duration")
             }
         case .loadedTimeRanges(let ranges), .seekableTimeRanges(let ranges):
             guard ranges.start.map({ $0 >= .zero }) ?? true else { return invalid("ranges start before zero") }
@@ -117,6 +124,12 @@ extension QueuePlayer {
             list[slot].accessLog[last].transferDuration = list[slot].accessLog[last].transferDuration.adding(transfer)
             list[slot].accessLog[last].segmentsDownloadedDuration =
                 list[slot].accessLog[last].segmentsDownloadedDuration.adding(media)
+            out.post(.itemStateChanged(id))
+        case .transferProgress(let bytes, let transfer):
+            if list[slot].accessLog.isEmpty { openAccessLogEvent(slot, startedNow: false, &out) }
+            let last = list[slot].accessLog.count - 1
+            list[slot].accessLog[last].numberOfBytesTransferred += bytes
+            list[slot].accessLog[last].transferDuration = list[slot].accessLog[last].transferDuration.adding(transfer)
             out.post(.itemStateChanged(id))
         case .variantSwitched(let bitrate, let uri):
             list[slot].indicatedBitrate = bitrate

@@ -246,6 +246,13 @@ public struct QueuePlayer: Sendable {
         return Array(list.elements(from: list.slot(at: index)).prefix(limit))
     }
 
+    /// The ids of the entries from `index` on, at most `limit` of them, without copying the
+    /// items: O(log n + limit).
+    public func itemIDs(from index: Int = 0, limit: Int = .max) -> [ItemID] {
+        guard index >= 0, index < list.count, limit > 0 else { return [] }
+        return list.slots(from: list.slot(at: index)).prefix(limit).map { list[$0].id }
+    }
+
     /// The current item's time, plus the time played past its end under
     /// `actionAtItemEnd == .none`; zero without a current item. As of the last transition.
     public var currentTime: MediaTime {

@@ -50,10 +50,8 @@ enum Schema {
                     CHECK (automatically_waits_to_minimize_stalling IN (0, 1)),
                 CHECK (loop_mode = 'item' OR (loop_plays IS NULL AND loop_start_timescale IS NULL)),
                 CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
-                CHECK ((loop_start_timescale IS NULL AND loop_start_value IS NULL)
-                    OR (loop_start_timescale >= -1 AND (loop_start_timescale > 0) = (loop_start_value IS NOT NULL))),
-                CHECK ((loop_end_timescale IS NULL AND loop_end_value IS NULL)
-                    OR (loop_end_timescale >= -1 AND (loop_end_timescale > 0) = (loop_end_value IS NOT NULL)))
+                \(mediaTimeCheck("loop_start")),
+                \(mediaTimeCheck("loop_end"))
             ) STRICT;
 
             -- The queues' lists. An item's id is assigned here, and stays with the item when it
@@ -62,51 +60,7 @@ enum Schema {
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 queue_id INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
                 rank BLOB NOT NULL,
-                url TEXT NOT NULL,
-                title TEXT,
-                kind TEXT NOT NULL CHECK (kind = 'hls' OR kind = 'mediaFile' OR kind = 'unknown'),
-                status TEXT NOT NULL
-                    CHECK (status = 'unknown' OR status = 'loading' OR status = 'readyToPlay' OR status = 'failed'),
-                error_domain TEXT,
-                error_code INTEGER,
-                error_message TEXT,
-                media_selections TEXT CHECK (media_selections IS NULL OR json_valid(media_selections)),
-                playhead_value INTEGER,
-                playhead_timescale INTEGER,
-                has_preferences INTEGER NOT NULL CHECK (has_preferences IN (0, 1)),
-                preferred_forward_buffer_duration_value INTEGER,
-                preferred_forward_buffer_duration_timescale INTEGER,
-                preferred_peak_bit_rate REAL,
-                forward_playback_end_time_value INTEGER,
-                forward_playback_end_time_timescale INTEGER,
-                reverse_playback_end_time_value INTEGER,
-                reverse_playback_end_time_timescale INTEGER,
-                has_loop INTEGER NOT NULL CHECK (has_loop IN (0, 1)),
-                loop_plays INTEGER CHECK (loop_plays >= 1),
-                loop_start_value INTEGER,
-                loop_start_timescale INTEGER,
-                loop_end_value INTEGER,
-                loop_end_timescale INTEGER,
-                CHECK ((status = 'failed')
-                    = (error_domain IS NOT NULL AND error_code IS NOT NULL AND error_message IS NOT NULL)),
-                CHECK ((has_preferences = 1) = (preferred_forward_buffer_duration_timescale IS NOT NULL)
-                    AND (has_preferences = 1) = (preferred_peak_bit_rate IS NOT NULL)
-                    AND (has_preferences = 1
-                        OR (forward_playback_end_time_timescale IS NULL AND reverse_playback_end_time_timescale IS NULL))),
-                CHECK (has_loop = 1 OR (loop_plays IS NULL AND loop_start_timescale IS NULL)),
-                CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
-                CHECK ((playhead_timescale IS NULL AND playhead_value IS NULL)
-                    OR (playhead_timescale >= -1 AND (playhead_timescale > 0) = (playhead_value IS NOT NULL))),
-                CHECK ((preferred_forward_buffer_duration_timescale IS NULL AND preferred_forward_buffer_duration_value IS NULL)
-                    OR (preferred_forward_buffer_duration_timescale >= -1 AND (preferred_forward_buffer_duration_timescale > 0) = (preferred_forward_buffer_duration_value IS NOT NULL))),
-                CHECK ((forward_playback_end_time_timescale IS NULL AND forward_playback_end_time_value IS NULL)
-                    OR (forward_playback_end_time_timescale >= -1 AND (forward_playback_end_time_timescale > 0) = (forward_playback_end_time_value IS NOT NULL))),
-                CHECK ((reverse_playback_end_time_timescale IS NULL AND reverse_playback_end_time_value IS NULL)
-                    OR (reverse_playback_end_time_timescale >= -1 AND (reverse_playback_end_time_timescale > 0) = (reverse_playback_end_time_value IS NOT NULL))),
-                CHECK ((loop_start_timescale IS NULL AND loop_start_value IS NULL)
-                    OR (loop_start_timescale >= -1 AND (loop_start_timescale > 0) = (loop_start_value IS NOT NULL))),
-                CHECK ((loop_end_timescale IS NULL AND loop_end_value IS NULL)
-                    OR (loop_end_timescale >= -1 AND (loop_end_timescale > 0) = (loop_end_value IS NOT NULL)))
+                \(itemColumns)
             ) STRICT;
             -- Listing a queue and finding an item's neighbours both walk this index.
             CREATE UNIQUE INDEX items_by_rank ON items (queue_id, rank);
@@ -117,51 +71,7 @@ enum Schema {
                 queue_id INTEGER NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
                 serial INTEGER NOT NULL,
                 item_id INTEGER NOT NULL,
-                url TEXT NOT NULL,
-                title TEXT,
-                kind TEXT NOT NULL CHECK (kind = 'hls' OR kind = 'mediaFile' OR kind = 'unknown'),
-                status TEXT NOT NULL
-                    CHECK (status = 'unknown' OR status = 'loading' OR status = 'readyToPlay' OR status = 'failed'),
-                error_domain TEXT,
-                error_code INTEGER,
-                error_message TEXT,
-                media_selections TEXT CHECK (media_selections IS NULL OR json_valid(media_selections)),
-                playhead_value INTEGER,
-                playhead_timescale INTEGER,
-                has_preferences INTEGER NOT NULL CHECK (has_preferences IN (0, 1)),
-                preferred_forward_buffer_duration_value INTEGER,
-                preferred_forward_buffer_duration_timescale INTEGER,
-                preferred_peak_bit_rate REAL,
-                forward_playback_end_time_value INTEGER,
-                forward_playback_end_time_timescale INTEGER,
-                reverse_playback_end_time_value INTEGER,
-                reverse_playback_end_time_timescale INTEGER,
-                has_loop INTEGER NOT NULL CHECK (has_loop IN (0, 1)),
-                loop_plays INTEGER CHECK (loop_plays >= 1),
-                loop_start_value INTEGER,
-                loop_start_timescale INTEGER,
-                loop_end_value INTEGER,
-                loop_end_timescale INTEGER,
-                CHECK ((status = 'failed')
-                    = (error_domain IS NOT NULL AND error_code IS NOT NULL AND error_message IS NOT NULL)),
-                CHECK ((has_preferences = 1) = (preferred_forward_buffer_duration_timescale IS NOT NULL)
-                    AND (has_preferences = 1) = (preferred_peak_bit_rate IS NOT NULL)
-                    AND (has_preferences = 1
-                        OR (forward_playback_end_time_timescale IS NULL AND reverse_playback_end_time_timescale IS NULL))),
-                CHECK (has_loop = 1 OR (loop_plays IS NULL AND loop_start_timescale IS NULL)),
-                CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
-                CHECK ((playhead_timescale IS NULL AND playhead_value IS NULL)
-                    OR (playhead_timescale >= -1 AND (playhead_timescale > 0) = (playhead_value IS NOT NULL))),
-                CHECK ((preferred_forward_buffer_duration_timescale IS NULL AND preferred_forward_buffer_duration_value IS NULL)
-                    OR (preferred_forward_buffer_duration_timescale >= -1 AND (preferred_forward_buffer_duration_timescale > 0) = (preferred_forward_buffer_duration_value IS NOT NULL))),
-                CHECK ((forward_playback_end_time_timescale IS NULL AND forward_playback_end_time_value IS NULL)
-                    OR (forward_playback_end_time_timescale >= -1 AND (forward_playback_end_time_timescale > 0) = (forward_playback_end_time_value IS NOT NULL))),
-                CHECK ((reverse_playback_end_time_timescale IS NULL AND reverse_playback_end_time_value IS NULL)
-                    OR (reverse_playback_end_time_timescale >= -1 AND (reverse_playback_end_time_timescale > 0) = (reverse_playback_end_time_value IS NOT NULL))),
-                CHECK ((loop_start_timescale IS NULL AND loop_start_value IS NULL)
-                    OR (loop_start_timescale >= -1 AND (loop_start_timescale > 0) = (loop_start_value IS NOT NULL))),
-                CHECK ((loop_end_timescale IS NULL AND loop_end_value IS NULL)
-                    OR (loop_end_timescale >= -1 AND (loop_end_timescale > 0) = (loop_end_value IS NOT NULL))),
+                \(itemColumns),
                 PRIMARY KEY (queue_id, serial)
             ) STRICT;
             CREATE INDEX history_by_item ON history (item_id);
@@ -185,4 +95,53 @@ enum Schema {
             CREATE INDEX events_by_queue ON events (queue_id, sequence);
             """),
     ]
+
+    /// The columns of an item and their checks, the same in `items` and in its `history`
+    /// copies.
+    private static let itemColumns = """
+        url TEXT NOT NULL,
+        title TEXT,
+        kind TEXT NOT NULL CHECK (kind = 'hls' OR kind = 'mediaFile' OR kind = 'unknown'),
+        status TEXT NOT NULL
+            CHECK (status = 'unknown' OR status = 'loading' OR status = 'readyToPlay' OR status = 'failed'),
+        error_domain TEXT,
+        error_code INTEGER,
+        error_message TEXT,
+        media_selections TEXT CHECK (media_selections IS NULL OR json_valid(media_selections)),
+        playhead_value INTEGER,
+        playhead_timescale INTEGER,
+        has_preferences INTEGER NOT NULL CHECK (has_preferences IN (0, 1)),
+        preferred_forward_buffer_duration_value INTEGER,
+        preferred_forward_buffer_duration_timescale INTEGER,
+        preferred_peak_bit_rate REAL,
+        forward_playback_end_time_value INTEGER,
+        forward_playback_end_time_timescale INTEGER,
+        reverse_playback_end_time_value INTEGER,
+        reverse_playback_end_time_timescale INTEGER,
+        has_loop INTEGER NOT NULL CHECK (has_loop IN (0, 1)),
+        loop_plays INTEGER CHECK (loop_plays >= 1),
+        loop_start_value INTEGER,
+        loop_start_timescale INTEGER,
+        loop_end_value INTEGER,
+        loop_end_timescale INTEGER,
+        CHECK ((status = 'failed')
+            = (error_domain IS NOT NULL AND error_code IS NOT NULL AND error_message IS NOT NULL)),
+        CHECK ((has_preferences = 1) = (preferred_forward_buffer_duration_timescale IS NOT NULL)
+            AND (has_preferences = 1) = (preferred_peak_bit_rate IS NOT NULL)
+            AND (has_preferences = 1
+                OR (forward_playback_end_time_timescale IS NULL AND reverse_playback_end_time_timescale IS NULL))),
+        CHECK (has_loop = 1 OR (loop_plays IS NULL AND loop_start_timescale IS NULL)),
+        CHECK ((loop_start_timescale IS NULL) = (loop_end_timescale IS NULL)),
+        \(["playhead", "preferred_forward_buffer_duration", "forward_playback_end_time",
+            "reverse_playback_end_time", "loop_start", "loop_end"].map(mediaTimeCheck).joined(separator: ",\n"))
+        """
+
+    /// The CHECK of the `<name>_value` and `<name>_timescale` pair of a `MediaTime`: a value
+    /// over a positive timescale, indefinite, invalid, or no time at all.
+    private static func mediaTimeCheck(_ name: String) -> String {
+        """
+        CHECK ((\(name)_timescale IS NULL AND \(name)_value IS NULL)
+            OR (\(name)_timescale >= -1 AND (\(name)_timescale > 0) = (\(name)_value IS NOT NULL)))
+        """
+    }
 }

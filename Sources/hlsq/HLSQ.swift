@@ -9,7 +9,7 @@ struct HLSQ: AsyncParsableCommand {
         commandName: "hlsq",
         abstract: "A headless queue player for HLS and media playlists.",
         version: HLSQVersion.current,
-        subcommands: [InspectCommand.self, ValidateCommand.self, ProbeCommand.self, BackupCommand.self]
+        subcommands: [ServeCommand.self, InspectCommand.self, ValidateCommand.self, ProbeCommand.self, BackupCommand.self]
     )
 
     /// Runs the command line like ArgumentParser's default, except that usage errors exit

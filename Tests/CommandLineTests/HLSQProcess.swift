@@ -21,10 +21,12 @@ enum HLSQProcess {
         try run(arguments: arguments, input: input)
     }
 
-    static func run(arguments: [String], input: String? = nil) throws -> Run {
+    /// Runs `hlsq` with `arguments`, adding `environment` to this process's own.
+    static func run(arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = repositoryRoot
         let output = Pipe()
         let errors = Pipe()
