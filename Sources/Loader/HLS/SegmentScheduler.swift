@@ -78,7 +78,7 @@ public struct SegmentScheduler: Sendable, Hashable {
 
     /// The first index after `index` whose segment ends after `time`: the next one, in the
     /// common case of a run that ends with the segment at `index`, else by binary search.
-    static func firstIndex(in segments: [MediaSegment], after index: Int, endingAfter time: MediaTime) -> Int {
+    static func firstIndex(in segments: MediaSegmentList, after index: Int, endingAfter time: MediaTime) -> Int {
         let next = index + 1
         guard next < segments.count else { return segments.count }
         if segments[next].startTime + segments[next].duration > time { return next }
@@ -87,7 +87,7 @@ public struct SegmentScheduler: Sendable, Hashable {
 
     /// The index of the first segment whose end (in playlist time) is after `time`, or the
     /// number of segments.
-    static func firstIndex(in segments: [MediaSegment], endingAfter time: MediaTime) -> Int {
+    static func firstIndex(in segments: MediaSegmentList, endingAfter time: MediaTime) -> Int {
         var (low, high) = (0, segments.count)
         while low < high {
             let middle = (low + high) / 2
