@@ -51,14 +51,32 @@ public struct MediaSegmentList: Sendable {
 
     // MARK: Reading columns
 
+    // One field of segment `index`, read from its column without building the segment: a
+    // search or a scheduler that reads times along many segments pays neither for the other
+    // columns nor for retaining the segment's shared state.
+
+    /// The ``MediaSegment/duration`` of segment `index`.
     @inline(__always)
-    func duration(at index: Int) -> MediaTime {
+    public func duration(at index: Int) -> MediaTime {
         rows[index].duration.time ?? unpackedDurations[index] ?? .invalid
     }
 
+    /// The ``MediaSegment/startTime`` of segment `index`.
     @inline(__always)
-    func startTime(at index: Int) -> MediaTime {
+    public func startTime(at index: Int) -> MediaTime {
         rows[index].startTime.time ?? unpackedStartTimes[index] ?? .invalid
+    }
+
+    /// The ``MediaSegment/isGap`` of segment `index`.
+    @inline(__always)
+    public func isGap(at index: Int) -> Bool {
+        flags[index].contains(.gap)
+    }
+
+    /// The ``MediaSegment/mediaSequenceNumber`` of segment `index`.
+    @inline(__always)
+    public func mediaSequenceNumber(at index: Int) -> Int {
+        mediaSequenceNumbers[index].value
     }
 
     @inline(__always)

@@ -122,6 +122,10 @@ private struct Generator {
         }
         #expect(Array(list) == array)
         #expect(list == MediaSegmentList(array))
+        #expect(list.indices.map(list.duration(at:)) == array.map(\.duration))
+        #expect(list.indices.map(list.startTime(at:)) == array.map(\.startTime))
+        #expect(list.indices.map(list.isGap(at:)) == array.map(\.isGap))
+        #expect(list.indices.map(list.mediaSequenceNumber(at:)) == array.map(\.mediaSequenceNumber))
     }
 
     @Test func changingOneSegmentLeavesItsNeighbours() throws {
