@@ -1,6 +1,7 @@
 // libFuzzer entry point for the Playlist parser and writer, built by `scripts/fuzz-playlist`
 // outside SwiftPM. Any input must parse without crashing or hanging; the model must keep its
-// invariants; writing it, in both styles, and parsing the canonical text again must not crash.
+// invariants, and its segments stored again one by one must equal the parsed ones; writing it,
+// in both styles, and parsing the canonical text again must not crash.
 import Playlist
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -19,6 +20,8 @@ public func playlistFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int
         switch result.playlist {
         case .media(let playlist):
             precondition(playlist.checkInvariants(), "the media playlist breaks its invariants")
+            let stored = MediaSegmentList(Array(playlist.segments))
+            precondition(stored.checkInvariants() && stored == playlist.segments, "segments stored again differ")
             for segment in playlist.segments.prefix(4) {
                 _ = segment.url
                 _ = segment.keys.map(\.url)

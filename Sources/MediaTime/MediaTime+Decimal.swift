@@ -90,57 +90,47 @@ extension MediaTime {
     }
 
     /// The common case of ``init(decimalSecondsUTF8:)`` (contiguous bytes, at most 18 of
-    /// them, so the integer part cannot overflow) in one indexed pass. Returns `.some(nil)`
-    /// for text that is not a decimal, and nil when the general path must decide.
+    /// them and at most nine fraction digits, so that nothing overflows or rounds) in one
+    /// pass that gathers integer and fraction digits into one value. Returns `.some(nil)` for
+    /// text that is not a decimal, and nil when the general path must decide.
     @usableFromInline
     static func parseShortDecimal(_ buffer: UnsafeBufferPointer<UInt8>) -> MediaTime?? {
         let count = buffer.count
-        guard count > 0, count <= 18 else { return count == 0 ? .some(nil) : nil }
-        var index = 0
-        let negative = buffer[0] == UInt8(ascii: "-")
-        if negative || buffer[0] == UInt8(ascii: "+") { index = 1 }
-        var integer: UInt64 = 0
-        var integerDigits = 0
+        guard count > 0, count <= 18, let bytes = buffer.baseAddress else { return count == 0 ? .some(nil) : nil }
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var index = negative || bytes[0] == UInt8(ascii: "+") ? 1 : 0
+        let integerStart = index
+        // At most 18 digits: below 10^18 < 2^63.
+        var value: UInt64 = 0
         while index < count {
-            let digit = buffer[index] &- UInt8(ascii: "0")
+            let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { break }
-            integer = integer &* 10 &+ UInt64(digit)
-            integerDigits &+= 1
+            value = value &* 10 &+ UInt64(digit)
             index &+= 1
         }
-        var fraction: UInt64 = 0
+        var digits = index &- integerStart
         var fractionDigits = 0
-        var roundsUp = false
         if index < count {
-            guard buffer[index] == UInt8(ascii: ".") else { return .some(nil) }
+            guard bytes[index] == UInt8(ascii: ".") else { return .some(nil) }
             index &+= 1
+            let fractionStart = index
             while index < count {
-                let digit = buffer[index] &- UInt8(ascii: "0")
+                let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return .some(nil) }
-                if fractionDigits < maximumDecimalFractionDigits {
-                    fraction = fraction &* 10 &+ UInt64(digit)
-                } else if fractionDigits == maximumDecimalFractionDigits {
-                    roundsUp = digit >= 5
-                }
-                fractionDigits &+= 1
+                value = value &* 10 &+ UInt64(digit)
                 index &+= 1
             }
+            fractionDigits = index &- fractionStart
+            digits &+= fractionDigits
         }
-        guard integerDigits + fractionDigits > 0 else { return .some(nil) }
-        var keptDigits = min(fractionDigits, maximumDecimalFractionDigits)
-        if !roundsUp {
-            while keptDigits > 0 && fraction % 10 == 0 {
-                fraction /= 10
-                keptDigits -= 1
-            }
+        guard digits > 0 else { return .some(nil) }
+        guard fractionDigits <= maximumDecimalFractionDigits else { return nil }
+        while fractionDigits > 0 && value % 10 == 0 {
+            value /= 10
+            fractionDigits &-= 1
         }
-        let scale = powerOfTen(keptDigits)
-        let (whole, overflowWhole) = integer.multipliedReportingOverflow(by: scale)
-        let (magnitude, overflowSum) = whole.addingReportingOverflow(fraction &+ (roundsUp ? 1 : 0))
-        let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
-        guard !overflowWhole, !overflowSum, magnitude <= limit else { return .some(nil) }
-        let value = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
-        return .some(MediaTime(value: value, timescale: Int32(scale)))
+        let signed = negative ? -Int64(value) : Int64(value)
+        return .some(MediaTime(value: signed, timescale: Int32(powerOfTen(fractionDigits))))
     }
 
     /// 10^exponent for 0...9. A switch, not a static array: reading a global array costs a

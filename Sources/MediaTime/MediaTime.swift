@@ -116,7 +116,7 @@ extension MediaTime: Comparable, Hashable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
         switch (lhs.storage, rhs.storage) {
         case (.numeric(let a, let aScale), .numeric(let b, let bScale)):
@@ -150,7 +150,9 @@ extension MediaTime: Comparable, Hashable {
 }
 
 /// The sign of `a/aScale - b/bScale`, computed with 128-bit products so it never overflows.
-@inlinable
+/// Always inlined: comparing times of different timescales is common (a duration against a
+/// limit) and the body is a few instructions.
+@inlinable @inline(__always)
 func compareCrossMultiplied(_ a: Int64, _ aScale: Int32, _ b: Int64, _ bScale: Int32) -> Int {
     let left = a.multipliedFullWidth(by: Int64(bScale))
     let right = b.multipliedFullWidth(by: Int64(aScale))
@@ -164,7 +166,13 @@ func compareCrossMultiplied(_ a: Int64, _ aScale: Int32, _ b: Int64, _ bScale: I
 extension MediaTime {
     @inlinable
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
-        combine(lhs, rhs) { $0.addingReportingOverflow($1) }
+        // Sums along a playlist share one timescale: that case needs no call.
+        if case .numeric(let a, let aScale) = lhs.storage, case .numeric(let b, let bScale) = rhs.storage,
+           aScale == bScale {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            if !overflow { return MediaTime(storage: .numeric(value: sum, timescale: aScale)) }
+        }
+        return combine(lhs, rhs) { $0.addingReportingOverflow($1) }
     }
 
     @inlinable

@@ -31,30 +31,68 @@ public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible 
         self = parsed
     }
 
-    /// Parses `buffer[start..<end]`: `YYYY-MM-DDThh:mm:ss`, an optional fraction (`.` or `,`),
-    /// then `Z`, `±hh:mm` or `±hhmm`. The fixed part is read at fixed offsets.
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> DateTime? {
-        guard end - start >= 20 else { return nil }
-        @inline(__always) func digit(_ offset: Int) -> Int64? {
-            let value = buffer[start + offset] &- UInt8(ascii: "0")
-            return value < 10 ? Int64(value) : nil
+    /// The last calendar day read, as its text `YYYY-MM-DD` and days since 1970: a
+    /// playlist's dates fall on a few days, and a repeated day is not read again.
+    struct DayMemo {
+        fileprivate var text: UInt64 = 0
+        fileprivate var tail: UInt16 = 0
+        fileprivate var days: Int64?
+
+        init() {}
+
+        fileprivate init(text: UInt64, tail: UInt16, days: Int64) {
+            self.text = text
+            self.tail = tail
+            self.days = days
         }
+    }
+
+    /// Parses `buffer[start..<end]`: `YYYY-MM-DDThh:mm:ss`, an optional fraction (`.` or `,`),
+    /// then `Z`, `±hh:mm` or `±hhmm`.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> DateTime? {
+        var memo = DayMemo()
+        return parse(buffer, start, end, memo: &memo)
+    }
+
+    /// ``parse(_:_:_:)`` with the calendar day remembered in `memo`. The fixed part is read
+    /// at fixed offsets, the digits of each half checked together.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, memo: inout DayMemo) -> DateTime? {
+        guard end - start >= 20, let text = buffer.baseAddress.map({ $0 + start }) else { return nil }
+        // A byte that is not a digit makes its value above 9; one comparison checks several.
+        @inline(__always) func digit(_ offset: Int) -> Int64 { Int64(text[offset] &- UInt8(ascii: "0")) }
+        let dayText = UnsafeRawPointer(text).loadUnaligned(as: UInt64.self)
+        let dayTail = UnsafeRawPointer(text).loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        let days: Int64
+        if let known = memo.days, memo.text == dayText, memo.tail == dayTail {
+            days = known
+        } else {
+            let digits = (digit(0), digit(1), digit(2), digit(3), digit(5), digit(6), digit(8), digit(9))
+            let highest = max(max(max(digits.0, digits.1), max(digits.2, digits.3)), max(max(digits.4, digits.5), max(digits.6, digits.7)))
+            guard highest < 10, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-") else { return nil }
+            let year = ((digits.0 * 10 + digits.1) * 10 + digits.2) * 10 + digits.3
+            let month = digits.4 * 10 + digits.5
+            let day = digits.6 * 10 + digits.7
+            guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
+            days = daysSince1970(year: year, month: month, day: day)
+            memo = DayMemo(text: dayText, tail: dayTail, days: days)
+        }
+        let digits = (digit(11), digit(12), digit(14), digit(15), digit(17), digit(18))
+        let highest = max(max(digits.0, digits.1), max(digits.2, digits.3), max(digits.4, digits.5))
+        guard highest < 10, text[10] | 0x20 == UInt8(ascii: "t") || text[10] == UInt8(ascii: " "),
+              text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":") else { return nil }
+        let hour = digits.0 * 10 + digits.1
+        let minute = digits.2 * 10 + digits.3
+        let second = digits.4 * 10 + digits.5
+        guard hour < 24, minute < 60, second <= 60 else { return nil }
         @inline(__always) func number(_ offset: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0
             for position in offset..<offset + count {
-                guard let next = digit(position) else { return nil }
+                let next = digit(position)
+                guard next < 10 else { return nil }
                 value = value * 10 + next
             }
             return value
         }
-        let separator = buffer[start + 10]
-        guard let year = number(0, 4), buffer[start + 4] == UInt8(ascii: "-"), let month = number(5, 2),
-              buffer[start + 7] == UInt8(ascii: "-"), let day = number(8, 2),
-              separator | 0x20 == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
-              let hour = number(11, 2), buffer[start + 13] == UInt8(ascii: ":"), let minute = number(14, 2),
-              buffer[start + 16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second <= 60 else { return nil }
         var index = start + 19
         var fraction: Int64 = 0
         var fractionScale: Int64 = 1
@@ -88,7 +126,6 @@ public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible 
             return nil
         }
         guard index == end else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
         let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         // One multiplication instead of a sum of times with different timescales.
         let (scaled, overflowScaled) = whole.multipliedReportingOverflow(by: fractionScale)
@@ -100,77 +137,108 @@ public struct DateTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// `2010-02-19T06:54:23.031Z`: UTC, milliseconds at least, more digits when the instant
     /// has them (up to nanoseconds).
     public var iso8601: String {
-        var bytes: [UInt8] = []
-        appendISO8601(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: Output.bytes(estimatedCount: 32) { appendISO8601(to: &$0) }, as: UTF8.self)
     }
 
     /// Appends ``iso8601`` without building a string.
-    func appendISO8601(to bytes: inout [UInt8]) {
+    func appendISO8601(to output: inout Output) {
+        var memo = DayMemo()
+        appendISO8601(to: &output, memo: &memo)
+    }
+
+    /// ``appendISO8601(to:)`` with the text of the calendar day remembered in `memo`. Built in a
+    /// stack buffer and appended once.
+    func appendISO8601(to output: inout Output, memo: inout DayMemo) {
         let nanoseconds = Self.nanoseconds(secondsSince1970)
         let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
         let (wholeSeconds, fractionNanos) = fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
         let (days, secondOfDay) = Self.floorDivision(wholeSeconds, 86_400)
-        let (year, month, day) = Self.civilDate(daysSince1970: days)
-        if (0...9999).contains(year) {
-            Self.appendDigits(year, width: 4, to: &bytes)
-        } else {
-            bytes.append(contentsOf: String(year).utf8)
-        }
-        Self.appendTail(month: month, day: day, secondOfDay: secondOfDay, fractionNanos: fractionNanos, to: &bytes)
-    }
-
-    /// `-MM-DDThh:mm:ss.fffZ`.
-    private static func appendTail(month: Int64, day: Int64, secondOfDay: Int64, fractionNanos: Int64,
-                                   to bytes: inout [UInt8]) {
         var fractionDigits = 9
         var trimmed = fractionNanos
         while fractionDigits > 3 && trimmed % 10 == 0 {
             trimmed /= 10
             fractionDigits -= 1
         }
-        // Built in a stack buffer and appended once: one capacity check instead of thirty.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var count = 0
-            func put(_ byte: UInt8) {
-                buffer[count] = byte
-                count += 1
+        if memo.days != days {
+            let (year, month, day) = Self.civilDate(daysSince1970: days)
+            guard (0...9999).contains(year) else {
+                // Beyond four digits: written as is, and not remembered.
+                output.append(string: String(year))
+                memo = DayMemo()
+                Self.appendTail(month: month, day: day, secondOfDay: secondOfDay, trimmed: trimmed,
+                                fractionDigits: fractionDigits, to: &output)
+                return
             }
-            func put(_ value: Int64, width: Int) {
-                var value = value
-                var position = count + width
-                count = position
-                while position > count - width {
-                    position -= 1
-                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
+            var text = (UInt64(0), UInt16(0))
+            withUnsafeMutableBytes(of: &text) { bytes in
+                func put(_ value: Int64, width: Int, at offset: Int) {
+                    var value = value
+                    for position in (offset..<offset + width).reversed() {
+                        bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
                 }
+                put(year, width: 4, at: 0)
+                bytes[4] = UInt8(ascii: "-")
+                put(month, width: 2, at: 5)
+                bytes[7] = UInt8(ascii: "-")
+                put(day, width: 2, at: 8)
             }
-            put(UInt8(ascii: "-"))
-            put(month, width: 2)
-            put(UInt8(ascii: "-"))
-            put(day, width: 2)
-            put(UInt8(ascii: "T"))
-            put(secondOfDay / 3600, width: 2)
-            put(UInt8(ascii: ":"))
-            put(secondOfDay / 60 % 60, width: 2)
-            put(UInt8(ascii: ":"))
-            put(secondOfDay % 60, width: 2)
-            put(UInt8(ascii: "."))
-            put(trimmed, width: fractionDigits)
-            put(UInt8(ascii: "Z"))
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            memo = DayMemo(text: text.0, tail: text.1, days: days)
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.storeBytes(of: memo.text, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: memo.tail, toByteOffset: 8, as: UInt16.self)
+            var count = 10
+            Self.putTime(secondOfDay: secondOfDay, trimmed: trimmed, fractionDigits: fractionDigits, into: buffer, at: &count)
+            output.append(UnsafeRawBufferPointer(rebasing: raw[..<count]))
         }
     }
 
-    private static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
+    /// `-MM-DD` and the time, after a year written elsewhere.
+    private static func appendTail(month: Int64, day: Int64, secondOfDay: Int64, trimmed: Int64, fractionDigits: Int,
+                                   to output: inout Output) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var count = 0
+            put(UInt8(ascii: "-"), into: buffer, at: &count)
+            put(month, width: 2, into: buffer, at: &count)
+            put(UInt8(ascii: "-"), into: buffer, at: &count)
+            put(day, width: 2, into: buffer, at: &count)
+            putTime(secondOfDay: secondOfDay, trimmed: trimmed, fractionDigits: fractionDigits, into: buffer, at: &count)
+            output.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])))
+        }
+    }
+
+    /// `Thh:mm:ss.fffZ`.
+    private static func putTime(secondOfDay: Int64, trimmed: Int64, fractionDigits: Int,
+                                into buffer: UnsafeMutableBufferPointer<UInt8>, at count: inout Int) {
+        put(UInt8(ascii: "T"), into: buffer, at: &count)
+        put(secondOfDay / 3600, width: 2, into: buffer, at: &count)
+        put(UInt8(ascii: ":"), into: buffer, at: &count)
+        put(secondOfDay / 60 % 60, width: 2, into: buffer, at: &count)
+        put(UInt8(ascii: ":"), into: buffer, at: &count)
+        put(secondOfDay % 60, width: 2, into: buffer, at: &count)
+        put(UInt8(ascii: "."), into: buffer, at: &count)
+        put(trimmed, width: fractionDigits, into: buffer, at: &count)
+        put(UInt8(ascii: "Z"), into: buffer, at: &count)
+    }
+
+    @inline(__always)
+    private static func put(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at count: inout Int) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private static func put(_ value: Int64, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at count: inout Int) {
         var value = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor))
-            value %= divisor
-            divisor /= 10
+        var position = count + width
+        count = position
+        while position > count - width {
+            position -= 1
+            buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
         }
     }
 

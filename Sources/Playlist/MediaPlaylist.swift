@@ -44,7 +44,7 @@ public struct MediaPlaylist: Sendable, Hashable {
     /// `EXT-X-DEFINE` tags, in order; references are already substituted in the model.
     public var definitions: [VariableDefinition]
     /// The media segments, in playlist order.
-    public var segments: [MediaSegment]
+    public var segments: MediaSegmentList
     /// `EXT-X-DATERANGE` tags in playlist order.
     public var dateRanges: [DateRange]
     /// `EXT-X-SKIP`: segments left out of a delta update.
@@ -91,7 +91,8 @@ public struct MediaPlaylist: Sendable, Hashable {
 
     /// The exact sum of the segment durations.
     public var duration: MediaTime {
-        segments.last.map { $0.startTime + $0.duration } ?? .zero
+        guard let last = segments.indices.last else { return .zero }
+        return segments.startTime(at: last) + segments.duration(at: last)
     }
 
     /// Every typed ad marker with the index of the segment it precedes (`segments.count` for
@@ -110,49 +111,23 @@ public struct MediaPlaylist: Sendable, Hashable {
         var (low, high) = (0, segments.count)
         while low < high {
             let middle = (low + high) / 2
-            if segments[middle].startTime + segments[middle].duration <= time { low = middle + 1 } else { high = middle }
+            if segments.startTime(at: middle) + segments.duration(at: middle) <= time { low = middle + 1 } else { high = middle }
         }
-        return low < segments.count && segments[low].timeRange.contains(time) ? low : nil
+        guard low < segments.count else { return nil }
+        return TimeRange(start: segments.startTime(at: low), duration: segments.duration(at: low)).contains(time) ? low : nil
     }
 
     /// Recomputes what the segments derive from their order: media sequence numbers,
     /// discontinuity sequences, start times, resolved byte-range offsets are kept as they are,
     /// and extrapolated program date-times are filled in from the given ones.
     public mutating func recomputeTimeline() {
-        var start = MediaTime.zero
-        var discontinuity = discontinuitySequence
-        var lastDated: (date: DateTime, start: MediaTime)?
-        for index in segments.indices {
-            if segments[index].isDiscontinuity { discontinuity += 1 }
-            segments[index].mediaSequenceNumber = mediaSequence + index
-            segments[index].discontinuitySequence = discontinuity
-            segments[index].startTime = start
-            if segments[index].hasExplicitProgramDateTime, let date = segments[index].programDateTime {
-                lastDated = (date, start)
-            } else if let lastDated {
-                segments[index].programDateTime = lastDated.date + (start - lastDated.start)
-            } else {
-                segments[index].programDateTime = nil
-            }
-            start += segments[index].duration
-        }
-        var first = 0
-        while first < segments.count && !segments[first].hasExplicitProgramDateTime { first += 1 }
-        if first < segments.count { extrapolateDatesBackward(from: first) }
+        segments.recomputeTimeline(mediaSequence: mediaSequence, discontinuitySequence: discontinuitySequence)
         assert(checkInvariants())
-    }
-
-    /// Gives the segments before `first`, the first dated one, a date counted back from it.
-    mutating func extrapolateDatesBackward(from first: Int) {
-        guard let date = segments[first].programDateTime else { return }
-        let anchor = segments[first].startTime
-        for index in 0..<first {
-            segments[index].programDateTime = date + (segments[index].startTime - anchor)
-        }
     }
 
     /// Whether the invariants in the type's documentation hold.
     public func checkInvariants() -> Bool {
+        guard segments.checkInvariants() else { return false }
         var start = MediaTime.zero
         var discontinuity = discontinuitySequence
         let dated = segments.contains(where: \.hasExplicitProgramDateTime)

@@ -5,15 +5,20 @@ struct TextSpan: Sendable, Hashable {
 
     /// The marker for text kept as a string elsewhere.
     static let owned = TextSpan(offset: 0, length: .max)
+    /// No text.
+    static let empty = TextSpan(offset: 0, length: 0)
 
+    @inline(__always)
     var isOwned: Bool { length == .max }
 }
 
-/// A segment's text: a span of the playlist's source, or a string set in code or produced by
-/// variable substitution.
-enum SegmentText: Sendable, Hashable {
-    case source(TextSpan)
-    case owned(String)
+/// The flags of a segment, in one byte.
+struct SegmentFlags: OptionSet, Hashable {
+    let rawValue: UInt8
+
+    static let discontinuity = SegmentFlags(rawValue: 1)
+    static let gap = SegmentFlags(rawValue: 2)
+    static let explicitProgramDateTime = SegmentFlags(rawValue: 4)
 }
 
 /// The bytes a playlist was parsed from, shared by the segments that keep spans of it.
@@ -61,30 +66,19 @@ final class SegmentContext: Sendable, Hashable {
         SegmentContext(keys: keys, map: map, bitrate: bitrate, base: base, source: source)
     }
 
-    func string(_ text: SegmentText) -> String {
-        switch text {
-        case .owned(let string):
-            return string
-        case .source(let span):
-            guard let source, span.length > 0 else { return "" }
-            return source.bytes.withUnsafeBufferPointer {
-                String(decoding: UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)]),
-                       as: UTF8.self)
-            }
+    /// The text of a span of ``source``; empty for an owned or empty span.
+    func string(_ span: TextSpan) -> String {
+        guard let source, span.length > 0, !span.isOwned else { return "" }
+        return source.bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)]),
+                   as: UTF8.self)
         }
     }
 
-    /// Appends the text's bytes without building a string.
-    func append(_ text: SegmentText, to output: inout [UInt8]) {
-        switch text {
-        case .owned(var string):
-            string.withUTF8 { output.append(contentsOf: $0) }
-        case .source(let span):
-            guard let source, span.length > 0 else { return }
-            source.bytes.withUnsafeBufferPointer {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[Int(span.offset)..<Int(span.offset) + Int(span.length)]))
-            }
-        }
+    /// Calls `body` with the bytes of ``source`` (none when there is no source).
+    func withSourceBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard let source else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return source.bytes.withUnsafeBytes(body)
     }
 
     static func == (lhs: SegmentContext, rhs: SegmentContext) -> Bool {
@@ -98,19 +92,17 @@ final class SegmentContext: Sendable, Hashable {
     }
 }
 
-/// What a segment rarely has, or what would make every segment larger: a byte range, parts,
-/// preserved lines, a title, a URI that is not a span of the source. Nil in the segment when it
-/// has none of them.
+/// What a segment rarely has: parts, preserved lines, a title or a URI that is not a span of
+/// the source. Nil in the segment when it has none of them.
 final class SegmentExtras: Sendable, Hashable {
     struct Fields: Sendable {
-        var byteRange: ByteRange?
         var parts: [PartialSegment] = []
         var precedingLines: [PreservedLine] = []
-        var title: SegmentText?
+        var title: String?
         var uri: String?
 
         var isEmpty: Bool {
-            byteRange == nil && parts.isEmpty && precedingLines.isEmpty && title == nil && uri == nil
+            parts.isEmpty && precedingLines.isEmpty && title == nil && uri == nil
         }
     }
 
@@ -126,12 +118,10 @@ final class SegmentExtras: Sendable, Hashable {
 
     // Title and URI take part in equality through the segment's strings.
     static func == (lhs: SegmentExtras, rhs: SegmentExtras) -> Bool {
-        lhs === rhs || (lhs.fields.byteRange == rhs.fields.byteRange && lhs.fields.parts == rhs.fields.parts
-            && lhs.fields.precedingLines == rhs.fields.precedingLines)
+        lhs === rhs || (lhs.fields.parts == rhs.fields.parts && lhs.fields.precedingLines == rhs.fields.precedingLines)
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(fields.byteRange)
         hasher.combine(fields.parts)
     }
 }

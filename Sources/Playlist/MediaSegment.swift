@@ -7,9 +7,14 @@ import MediaTime
 /// - its timing: ``startTime`` (the exact sum of the durations before it, from the first
 ///   segment of the playlist) and ``duration``;
 /// - the state in force: ``keys``, ``map``, ``bitrate``, held in one reference shared by
-///   the consecutive segments they apply to, so a segment stays small;
+///   the consecutive segments they apply to;
 /// - its ``byteRange`` with the offset resolved, and its ``programDateTime``, given by a tag
 ///   or extrapolated from the nearest segment that has one.
+///
+/// In a playlist, segments are not stored as `MediaSegment` values: ``MediaSegmentList``
+/// keeps them column by column and builds a value on each access, so that a list of 100,000
+/// segments stays a fraction of the playlist's size. A value read from the list is a copy;
+/// change it and store it back (`playlist.segments[i].title = "…"` does both).
 ///
 /// The derived values (sequence numbers, start time, extrapolated date-time, resolved
 /// offsets) are computed by the parser and by ``MediaPlaylist/recomputeTimeline()``; after
@@ -17,9 +22,6 @@ import MediaTime
 /// reads the values a tag carries (duration, title, flags, ranges, keys, map, bitrate, a date
 /// given by a tag), never the derived ones.
 public struct MediaSegment: Sendable, Hashable {
-    // Stored properties are ordered so that the flags fill the padding after `duration`:
-    // 100,000 segments must stay within a few times the playlist's size.
-
     /// The `EXTINF` duration, exact.
     public var duration: MediaTime
     /// Preceded by `EXT-X-DISCONTINUITY`.
@@ -36,14 +38,19 @@ public struct MediaSegment: Sendable, Hashable {
     public internal(set) var mediaSequenceNumber: Int
     /// `EXT-X-DISCONTINUITY-SEQUENCE` plus the discontinuities up to this segment.
     public internal(set) var discontinuitySequence: Int
+    /// The byte range, offset resolved; nil for the whole resource.
+    public var byteRange: ByteRange?
     /// The keys, map, bitrate and base URL in force, shared with the neighbouring segments.
     var context: SegmentContext
-    /// What most segments do not have: a byte range, parts, preserved lines, a title, a URI
-    /// that is not a span of the source.
+    /// What most segments do not have: parts, preserved lines, a title or a URI that is not a
+    /// span of the source.
     var extras: SegmentExtras?
     /// The URI line as a span of the source text, so that parsing a segment builds no
     /// string; ``TextSpan/owned`` when the URI is in ``extras``.
     var uriSpan: TextSpan
+    /// The `EXTINF` title as a span of the source text: ``TextSpan/empty`` when there is
+    /// none, ``TextSpan/owned`` when it is in ``extras``.
+    var titleSpan: TextSpan
 
     /// A segment with the given URI and duration; sequence numbers and times are set when it
     /// is placed in a playlist (``MediaPlaylist/recomputeTimeline()``).
@@ -57,30 +64,36 @@ public struct MediaSegment: Sendable, Hashable {
         discontinuitySequence = 0
         context = .empty
         uriSpan = .owned
-        extras = SegmentExtras.make(SegmentExtras.Fields(title: title.isEmpty ? nil : .owned(title), uri: uri))
+        titleSpan = title.isEmpty ? .empty : .owned
+        extras = SegmentExtras.make(SegmentExtras.Fields(title: title.isEmpty ? nil : title, uri: uri))
     }
 
-    /// Every stored property, for the parser.
-    init(uri: TextSpan, duration: MediaTime, isDiscontinuity: Bool, isGap: Bool,
-         programDateTime: DateTime?, hasExplicitProgramDateTime: Bool, mediaSequenceNumber: Int,
-         discontinuitySequence: Int, startTime: MediaTime, context: SegmentContext, extras: SegmentExtras?) {
+    /// Every stored property, for ``MediaSegmentList``.
+    init(duration: MediaTime, flags: SegmentFlags, startTime: MediaTime, programDateTime: DateTime?,
+         mediaSequenceNumber: Int, discontinuitySequence: Int, byteRange: ByteRange?, context: SegmentContext,
+         extras: SegmentExtras?, uriSpan: TextSpan, titleSpan: TextSpan) {
         self.duration = duration
-        self.isDiscontinuity = isDiscontinuity
-        self.isGap = isGap
-        self.hasExplicitProgramDateTime = hasExplicitProgramDateTime
+        isDiscontinuity = flags.contains(.discontinuity)
+        isGap = flags.contains(.gap)
+        hasExplicitProgramDateTime = flags.contains(.explicitProgramDateTime)
         self.startTime = startTime
         self.programDateTime = programDateTime
         self.mediaSequenceNumber = mediaSequenceNumber
         self.discontinuitySequence = discontinuitySequence
+        self.byteRange = byteRange
         self.context = context
         self.extras = extras
-        uriSpan = uri
+        self.uriSpan = uriSpan
+        self.titleSpan = titleSpan
     }
 
-    /// The byte range, offset resolved; nil for the whole resource.
-    public var byteRange: ByteRange? {
-        get { extras?.fields.byteRange }
-        set { updateExtras { $0.byteRange = newValue } }
+    /// The three flags as ``MediaSegmentList`` stores them.
+    var flags: SegmentFlags {
+        var flags: SegmentFlags = []
+        if isDiscontinuity { flags.insert(.discontinuity) }
+        if isGap { flags.insert(.gap) }
+        if hasExplicitProgramDateTime { flags.insert(.explicitProgramDateTime) }
+        return flags
     }
 
     /// Replaces ``extras`` with a copy changed by `change` (nil when nothing is left).
@@ -92,7 +105,7 @@ public struct MediaSegment: Sendable, Hashable {
 
     /// The URI line, after variable substitution.
     public var uri: String {
-        get { uriSpan.isOwned ? extras?.fields.uri ?? "" : context.string(.source(uriSpan)) }
+        get { uriSpan.isOwned ? extras?.fields.uri ?? "" : context.string(uriSpan) }
         set {
             uriSpan = .owned
             updateExtras { $0.uri = newValue }
@@ -101,18 +114,11 @@ public struct MediaSegment: Sendable, Hashable {
 
     /// The `EXTINF` title; empty when there is none.
     public var title: String {
-        get { extras?.fields.title.map(context.string) ?? "" }
-        set { updateExtras { $0.title = newValue.isEmpty ? nil : .owned(newValue) } }
-    }
-
-    /// Appends the URI's bytes without building a string.
-    func appendURI(to output: inout [UInt8]) {
-        context.append(uriSpan.isOwned ? .owned(extras?.fields.uri ?? "") : .source(uriSpan), to: &output)
-    }
-
-    /// Appends the title's bytes without building a string.
-    func appendTitle(to output: inout [UInt8]) {
-        if let title = extras?.fields.title { context.append(title, to: &output) }
+        get { titleSpan.isOwned ? extras?.fields.title ?? "" : context.string(titleSpan) }
+        set {
+            titleSpan = newValue.isEmpty ? .empty : .owned
+            updateExtras { $0.title = newValue.isEmpty ? nil : newValue }
+        }
     }
 
     /// The `EXT-X-KEY` tags in force, one per key format; empty when unencrypted

@@ -47,29 +47,34 @@ public enum PlaylistWriter {
         if style == .preservingSource, let box = playlist.source.box, box.parsed == .media(playlist) {
             return box.bytes
         }
-        var output = Output()
-        output.reserve(playlist.segments.count * 48 + 512)
-        writeCanonical(playlist, to: &output)
-        return output.bytes
+        let estimate = estimatedCount(source: playlist.source, items: playlist.segments.count, bytesPerItem: 48)
+        return Output.bytes(estimatedCount: estimate) { writeCanonical(playlist, to: &$0) }
     }
 
     public static func bytes(of playlist: MultivariantPlaylist, style: Style = .preservingSource) -> [UInt8] {
         if style == .preservingSource, let box = playlist.source.box, box.parsed == .multivariant(playlist) {
             return box.bytes
         }
-        var output = Output()
-        writeCanonical(playlist, to: &output)
-        return output.bytes
+        let estimate = estimatedCount(source: playlist.source, items: playlist.variants.count + playlist.renditions.count,
+                                      bytesPerItem: 160)
+        return Output.bytes(estimatedCount: estimate) { writeCanonical(playlist, to: &$0) }
     }
 
     public static func bytes(of playlist: M3UPlaylist, style: Style = .preservingSource) -> [UInt8] {
         if style == .preservingSource, let box = playlist.source.box, box.parsed == .m3u(playlist) {
             return box.bytes
         }
-        var output = Output()
-        output.reserve(playlist.entries.count * 96 + 64)
-        writeCanonical(playlist, to: &output)
-        return output.bytes
+        let estimate = estimatedCount(source: playlist.source, items: playlist.entries.count, bytesPerItem: 96)
+        return Output.bytes(estimatedCount: estimate) { writeCanonical(playlist, to: &$0) }
+    }
+
+    /// The size to write canonical text into: the text the playlist was parsed from (close to
+    /// its canonical form) with some room, or a guess from its number of items. Only pages
+    /// written become resident; a short estimate costs a second writing.
+    private static func estimatedCount(source: RetainedSource, items: Int, bytesPerItem: Int) -> Int {
+        let guess = items * bytesPerItem + 512
+        guard let box = source.box else { return guess }
+        return max(box.bytes.count + box.bytes.count / 32 + 512, guess / 2)
     }
 
     // MARK: Media playlists
@@ -85,158 +90,182 @@ public enum PlaylistWriter {
         }
         if let type = playlist.playlistType {
             output.append("#EXT-X-PLAYLIST-TYPE:")
-            output.line(type.text)
+            output.line(string: type.text)
         }
         if playlist.isIFramesOnly { output.line("#EXT-X-I-FRAMES-ONLY") }
         if playlist.hasIndependentSegments { output.line("#EXT-X-INDEPENDENT-SEGMENTS") }
         if let start = playlist.start { writeStart(start, to: &output) }
         if let control = playlist.serverControl {
-            var attributes = AttributeWriter(tag: "#EXT-X-SERVER-CONTROL:")
-            if let value = control.canSkipUntil { attributes.decimal("CAN-SKIP-UNTIL", value) }
-            if control.canSkipDateRanges { attributes.enumerated("CAN-SKIP-DATERANGES", "YES") }
-            if let value = control.holdBack { attributes.decimal("HOLD-BACK", value) }
-            if let value = control.partHoldBack { attributes.decimal("PART-HOLD-BACK", value) }
-            if control.canBlockReload { attributes.enumerated("CAN-BLOCK-RELOAD", "YES") }
-            attributes.others(control.otherAttributes)
-            attributes.end(into: &output)
+            output.attributeLine("#EXT-X-SERVER-CONTROL:") { attributes in
+                if let value = control.canSkipUntil { attributes.decimal("CAN-SKIP-UNTIL", value) }
+                if control.canSkipDateRanges { attributes.enumerated("CAN-SKIP-DATERANGES", "YES") }
+                if let value = control.holdBack { attributes.decimal("HOLD-BACK", value) }
+                if let value = control.partHoldBack { attributes.decimal("PART-HOLD-BACK", value) }
+                if control.canBlockReload { attributes.enumerated("CAN-BLOCK-RELOAD", "YES") }
+                attributes.others(control.otherAttributes)
+            }
         }
         if let info = playlist.partInformation {
-            var attributes = AttributeWriter(tag: "#EXT-X-PART-INF:")
-            attributes.decimal("PART-TARGET", info.partTarget)
-            attributes.others(info.otherAttributes)
-            attributes.end(into: &output)
+            output.attributeLine("#EXT-X-PART-INF:") { attributes in
+                attributes.decimal("PART-TARGET", info.partTarget)
+                attributes.others(info.otherAttributes)
+            }
         }
         writeLines(playlist.leadingLines, to: &output)
         if let skip = playlist.skip {
-            var attributes = AttributeWriter(tag: "#EXT-X-SKIP:")
-            attributes.integer("SKIPPED-SEGMENTS", skip.skippedSegments)
-            if !skip.recentlyRemovedDateRanges.isEmpty {
-                attributes.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges.joined(separator: "\t"))
+            output.attributeLine("#EXT-X-SKIP:") { attributes in
+                attributes.integer("SKIPPED-SEGMENTS", skip.skippedSegments)
+                if !skip.recentlyRemovedDateRanges.isEmpty {
+                    attributes.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges.joined(separator: "\t"))
+                }
+                attributes.others(skip.otherAttributes)
             }
-            attributes.others(skip.otherAttributes)
-            attributes.end(into: &output)
         }
 
-        var dateRangeIndex = 0
-        var previousKeys: [EncryptionKey] = []
-        var previousMap: MediaInitializationSection?
-        var previousBitrate: Int?
-        var previousContext = SegmentContext.empty
-        // Through a pointer: reading fields in place copies no segment and retains nothing.
-        playlist.segments.withUnsafeBufferPointer { segments in
-            for index in segments.indices {
-                let segment = segments.baseAddress.unsafelyUnwrapped + index
-                while dateRangeIndex < playlist.dateRanges.count, playlist.dateRanges[dateRangeIndex].segmentIndex <= index {
-                    writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
-                    dateRangeIndex += 1
-                }
-                if let extras = segment.pointee.extras { writeLines(extras.fields.precedingLines, to: &output) }
-                if segment.pointee.isDiscontinuity { output.line("#EXT-X-DISCONTINUITY") }
-                // Most segments share their neighbour's context: nothing changes, nothing to write.
-                if segment.pointee.context !== previousContext {
-                    let context = segment.pointee.context
-                    if context.keys != previousKeys {
-                        if context.keys.isEmpty {
-                            output.line("#EXT-X-KEY:METHOD=NONE")
-                        } else {
-                            for key in context.keys { writeKey(key, tag: "#EXT-X-KEY:", to: &output) }
-                        }
-                        previousKeys = context.keys
-                    }
-                    if let map = context.map, map != previousMap {
-                        var attributes = AttributeWriter(tag: "#EXT-X-MAP:")
-                        attributes.quoted("URI", map.uri)
-                        if let range = map.byteRange { attributes.quoted("BYTERANGE", range.description) }
-                        attributes.others(map.otherAttributes)
-                        attributes.end(into: &output)
-                        previousMap = map
-                    }
-                    if let bitrate = context.bitrate, bitrate != previousBitrate {
-                        output.tag("#EXT-X-BITRATE:", bitrate)
-                    }
-                    previousBitrate = context.bitrate
-                    previousContext = context
-                }
-                if segment.pointee.hasExplicitProgramDateTime, let date = segment.pointee.programDateTime {
-                    output.append("#EXT-X-PROGRAM-DATE-TIME:")
-                    date.appendISO8601(to: &output.bytes)
-                    output.newline()
-                }
-                if segment.pointee.isGap { output.line("#EXT-X-GAP") }
-                if let extras = segment.pointee.extras { for part in extras.fields.parts { writePart(part, to: &output) } }
-                if let range = segment.pointee.extras?.fields.byteRange {
-                    output.append("#EXT-X-BYTERANGE:")
-                    output.integer(range.length)
-                    output.byte(UInt8(ascii: "@"))
-                    output.integer(range.offset)
-                    output.newline()
-                }
-                output.append("#EXTINF:")
-                output.decimal(segment.pointee.duration)
-                output.byte(UInt8(ascii: ","))
-                segment.pointee.appendTitle(to: &output.bytes)
-                output.newline()
-                segment.pointee.appendURI(to: &output.bytes)
-                output.newline()
-            }
-        }
-        while dateRangeIndex < playlist.dateRanges.count {
-            writeDateRange(playlist.dateRanges[dateRangeIndex], to: &output)
-            dateRangeIndex += 1
-        }
+        writeSegmentsAndDateRanges(playlist, to: &output)
         writeLines(playlist.trailingLines, to: &output)
         for part in playlist.trailingParts { writePart(part, to: &output) }
         for hint in playlist.preloadHints {
-            var attributes = AttributeWriter(tag: "#EXT-X-PRELOAD-HINT:")
-            switch hint.kind {
-            case .part: attributes.enumerated("TYPE", "PART")
-            case .map: attributes.enumerated("TYPE", "MAP")
-            case .other(let text): attributes.enumerated("TYPE", text)
+            output.attributeLine("#EXT-X-PRELOAD-HINT:") { attributes in
+                switch hint.kind {
+                case .part: attributes.enumerated("TYPE", "PART")
+                case .map: attributes.enumerated("TYPE", "MAP")
+                case .other(let text): attributes.enumerated("TYPE", text)
+                }
+                attributes.quoted("URI", hint.uri)
+                if let start = hint.byteRangeStart { attributes.integer("BYTERANGE-START", start) }
+                if let length = hint.byteRangeLength { attributes.integer("BYTERANGE-LENGTH", length) }
+                attributes.others(hint.otherAttributes)
             }
-            attributes.quoted("URI", hint.uri)
-            if let start = hint.byteRangeStart { attributes.integer("BYTERANGE-START", start) }
-            if let length = hint.byteRangeLength { attributes.integer("BYTERANGE-LENGTH", length) }
-            attributes.others(hint.otherAttributes)
-            attributes.end(into: &output)
         }
         for report in playlist.renditionReports {
-            var attributes = AttributeWriter(tag: "#EXT-X-RENDITION-REPORT:")
-            attributes.quoted("URI", report.uri)
-            if let value = report.lastMediaSequenceNumber { attributes.integer("LAST-MSN", value) }
-            if let value = report.lastPart { attributes.integer("LAST-PART", value) }
-            attributes.others(report.otherAttributes)
-            attributes.end(into: &output)
+            output.attributeLine("#EXT-X-RENDITION-REPORT:") { attributes in
+                attributes.quoted("URI", report.uri)
+                if let value = report.lastMediaSequenceNumber { attributes.integer("LAST-MSN", value) }
+                if let value = report.lastPart { attributes.integer("LAST-PART", value) }
+                attributes.others(report.otherAttributes)
+            }
         }
         if playlist.hasEndList { output.line("#EXT-X-ENDLIST") }
     }
 
+    /// The segments, each date range before the segment it is attached to. The columns are
+    /// read in place, one run of segments under the same state at a time, with the source
+    /// text the run's URIs and titles point into: no segment value is built, nothing is
+    /// retained per segment.
+    private static func writeSegmentsAndDateRanges(_ playlist: MediaPlaylist, to output: inout Output) {
+        let segments = playlist.segments
+        let dateRanges = playlist.dateRanges
+        var dateRangeIndex = 0
+        var previousKeys: [EncryptionKey] = []
+        var previousMap: MediaInitializationSection?
+        var previousBitrate: Int?
+        var lastDay = DateTime.DayMemo()
+        segments.forEachContextRun { run, context in
+            context.withSourceBytes { sourceBytes in
+                let source = sourceBytes.baseAddress
+                for index in run {
+                    while dateRangeIndex < dateRanges.count, dateRanges[dateRangeIndex].segmentIndex <= index {
+                        writeDateRange(dateRanges[dateRangeIndex], to: &output)
+                        dateRangeIndex += 1
+                    }
+                    let extras = segments.extras.isMaterialized ? segments.extras[index] : nil
+                    if let extras { writeLines(extras.fields.precedingLines, to: &output) }
+                    let flags = segments.flags[index]
+                    if flags.contains(.discontinuity) { output.line("#EXT-X-DISCONTINUITY") }
+                    if index == run.lowerBound {
+                        if context.keys != previousKeys {
+                            if context.keys.isEmpty {
+                                output.line("#EXT-X-KEY:METHOD=NONE")
+                            } else {
+                                for key in context.keys { writeKey(key, tag: "#EXT-X-KEY:", to: &output) }
+                            }
+                            previousKeys = context.keys
+                        }
+                        if let map = context.map, map != previousMap {
+                            output.attributeLine("#EXT-X-MAP:") { attributes in
+                                attributes.quoted("URI", map.uri)
+                                if let range = map.byteRange { attributes.quoted("BYTERANGE", range.description) }
+                                attributes.others(map.otherAttributes)
+                            }
+                            previousMap = map
+                        }
+                        if let bitrate = context.bitrate, bitrate != previousBitrate {
+                            output.tag("#EXT-X-BITRATE:", bitrate)
+                        }
+                        previousBitrate = context.bitrate
+                    }
+                    if flags.contains(.explicitProgramDateTime), let date = segments.programDateTimes[index] {
+                        output.append("#EXT-X-PROGRAM-DATE-TIME:")
+                        date.appendISO8601(to: &output, memo: &lastDay)
+                        output.newline()
+                    }
+                    if flags.contains(.gap) { output.line("#EXT-X-GAP") }
+                    if let extras { for part in extras.fields.parts { writePart(part, to: &output) } }
+                    if let range = segments.byteRanges[index] {
+                        output.append("#EXT-X-BYTERANGE:")
+                        output.integer(range.length)
+                        output.byte(UInt8(ascii: "@"))
+                        output.integer(range.offset)
+                        output.newline()
+                    }
+                    let row = segments.rows[index]
+                    output.append("#EXTINF:")
+                    if let (value, fractionDigits) = row.duration.decimal {
+                        output.decimal(value: value, fractionDigits: fractionDigits)
+                    } else {
+                        output.decimal(segments.duration(at: index))
+                    }
+                    output.byte(UInt8(ascii: ","))
+                    let title = segments.titles[index]
+                    if title.isOwned {
+                        if let text = extras?.fields.title { output.append(string: text) }
+                    } else {
+                        output.append(source, title)
+                    }
+                    output.newline()
+                    if row.uri.isOwned {
+                        if let text = extras?.fields.uri { output.append(string: text) }
+                    } else {
+                        output.append(source, row.uri)
+                    }
+                    output.newline()
+                }
+            }
+        }
+        while dateRangeIndex < dateRanges.count {
+            writeDateRange(dateRanges[dateRangeIndex], to: &output)
+            dateRangeIndex += 1
+        }
+    }
+
     private static func writePart(_ part: PartialSegment, to output: inout Output) {
-        var attributes = AttributeWriter(tag: "#EXT-X-PART:")
-        attributes.decimal("DURATION", part.duration)
-        attributes.quoted("URI", part.uri)
-        if part.isIndependent { attributes.enumerated("INDEPENDENT", "YES") }
-        if let range = part.byteRange { attributes.quoted("BYTERANGE", range.description) }
-        if part.isGap { attributes.enumerated("GAP", "YES") }
-        attributes.others(part.otherAttributes)
-        attributes.end(into: &output)
+        output.attributeLine("#EXT-X-PART:") { attributes in
+            attributes.decimal("DURATION", part.duration)
+            attributes.quoted("URI", part.uri)
+            if part.isIndependent { attributes.enumerated("INDEPENDENT", "YES") }
+            if let range = part.byteRange { attributes.quoted("BYTERANGE", range.description) }
+            if part.isGap { attributes.enumerated("GAP", "YES") }
+            attributes.others(part.otherAttributes)
+        }
     }
 
     private static func writeDateRange(_ range: DateRange, to output: inout Output) {
-        var attributes = AttributeWriter(tag: "#EXT-X-DATERANGE:")
-        attributes.quoted("ID", range.id)
-        if let value = range.classValue { attributes.quoted("CLASS", value) }
-        attributes.quoted("START-DATE", range.startDate.iso8601)
-        if !range.cue.isEmpty { attributes.quoted("CUE", range.cue.joined(separator: ",")) }
-        if let value = range.endDate { attributes.quoted("END-DATE", value.iso8601) }
-        if let value = range.duration { attributes.decimal("DURATION", value) }
-        if let value = range.plannedDuration { attributes.decimal("PLANNED-DURATION", value) }
-        if let value = range.scte35Command { attributes.enumerated("SCTE35-CMD", value) }
-        if let value = range.scte35Out { attributes.enumerated("SCTE35-OUT", value) }
-        if let value = range.scte35In { attributes.enumerated("SCTE35-IN", value) }
-        if range.endOnNext { attributes.enumerated("END-ON-NEXT", "YES") }
-        attributes.others(range.clientAttributes)
-        attributes.others(range.otherAttributes)
-        attributes.end(into: &output)
+        output.attributeLine("#EXT-X-DATERANGE:") { attributes in
+            attributes.quoted("ID", range.id)
+            if let value = range.classValue { attributes.quoted("CLASS", value) }
+            attributes.quoted("START-DATE", range.startDate.iso8601)
+            if !range.cue.isEmpty { attributes.quoted("CUE", range.cue.joined(separator: ",")) }
+            if let value = range.endDate { attributes.quoted("END-DATE", value.iso8601) }
+            if let value = range.duration { attributes.decimal("DURATION", value) }
+            if let value = range.plannedDuration { attributes.decimal("PLANNED-DURATION", value) }
+            if let value = range.scte35Command { attributes.enumerated("SCTE35-CMD", value) }
+            if let value = range.scte35Out { attributes.enumerated("SCTE35-OUT", value) }
+            if let value = range.scte35In { attributes.enumerated("SCTE35-IN", value) }
+            if range.endOnNext { attributes.enumerated("END-ON-NEXT", "YES") }
+            attributes.others(range.clientAttributes)
+            attributes.others(range.otherAttributes)
+        }
     }
 
     // MARK: Multivariant playlists
@@ -248,70 +277,70 @@ public enum PlaylistWriter {
         if playlist.hasIndependentSegments { output.line("#EXT-X-INDEPENDENT-SEGMENTS") }
         if let start = playlist.start { writeStart(start, to: &output) }
         if let steering = playlist.contentSteering {
-            var attributes = AttributeWriter(tag: "#EXT-X-CONTENT-STEERING:")
-            attributes.quoted("SERVER-URI", steering.serverURI)
-            if let value = steering.pathwayID { attributes.quoted("PATHWAY-ID", value) }
-            attributes.others(steering.otherAttributes)
-            attributes.end(into: &output)
+            output.attributeLine("#EXT-X-CONTENT-STEERING:") { attributes in
+                attributes.quoted("SERVER-URI", steering.serverURI)
+                if let value = steering.pathwayID { attributes.quoted("PATHWAY-ID", value) }
+                attributes.others(steering.otherAttributes)
+            }
         }
         for data in playlist.sessionData {
-            var attributes = AttributeWriter(tag: "#EXT-X-SESSION-DATA:")
-            attributes.quoted("DATA-ID", data.dataID)
-            if let value = data.value { attributes.quoted("VALUE", value) }
-            if let value = data.uri { attributes.quoted("URI", value) }
-            if let value = data.format { attributes.enumerated("FORMAT", value) }
-            if let value = data.language { attributes.quoted("LANGUAGE", value) }
-            attributes.others(data.otherAttributes)
-            attributes.end(into: &output)
+            output.attributeLine("#EXT-X-SESSION-DATA:") { attributes in
+                attributes.quoted("DATA-ID", data.dataID)
+                if let value = data.value { attributes.quoted("VALUE", value) }
+                if let value = data.uri { attributes.quoted("URI", value) }
+                if let value = data.format { attributes.enumerated("FORMAT", value) }
+                if let value = data.language { attributes.quoted("LANGUAGE", value) }
+                attributes.others(data.otherAttributes)
+            }
         }
         for key in playlist.sessionKeys { writeKey(key, tag: "#EXT-X-SESSION-KEY:", to: &output) }
         writeLines(playlist.leadingLines, to: &output)
         for rendition in playlist.renditions {
             writeLines(rendition.precedingLines, to: &output)
-            var attributes = AttributeWriter(tag: "#EXT-X-MEDIA:")
-            attributes.enumerated("TYPE", rendition.type.text)
-            attributes.quoted("GROUP-ID", rendition.groupID)
-            attributes.quoted("NAME", rendition.name)
-            if let value = rendition.language { attributes.quoted("LANGUAGE", value) }
-            if let value = rendition.associatedLanguage { attributes.quoted("ASSOC-LANGUAGE", value) }
-            if let value = rendition.stableRenditionID { attributes.quoted("STABLE-RENDITION-ID", value) }
-            if rendition.isDefault { attributes.enumerated("DEFAULT", "YES") }
-            if rendition.isAutoselect { attributes.enumerated("AUTOSELECT", "YES") }
-            if rendition.isForced { attributes.enumerated("FORCED", "YES") }
-            if let value = rendition.instreamID { attributes.quoted("INSTREAM-ID", value) }
-            if let value = rendition.bitDepth { attributes.integer("BIT-DEPTH", value) }
-            if let value = rendition.sampleRate { attributes.integer("SAMPLE-RATE", value) }
-            if !rendition.characteristics.isEmpty {
-                attributes.quoted("CHARACTERISTICS", rendition.characteristics.joined(separator: ","))
+            output.attributeLine("#EXT-X-MEDIA:") { attributes in
+                attributes.enumerated("TYPE", rendition.type.text)
+                attributes.quoted("GROUP-ID", rendition.groupID)
+                attributes.quoted("NAME", rendition.name)
+                if let value = rendition.language { attributes.quoted("LANGUAGE", value) }
+                if let value = rendition.associatedLanguage { attributes.quoted("ASSOC-LANGUAGE", value) }
+                if let value = rendition.stableRenditionID { attributes.quoted("STABLE-RENDITION-ID", value) }
+                if rendition.isDefault { attributes.enumerated("DEFAULT", "YES") }
+                if rendition.isAutoselect { attributes.enumerated("AUTOSELECT", "YES") }
+                if rendition.isForced { attributes.enumerated("FORCED", "YES") }
+                if let value = rendition.instreamID { attributes.quoted("INSTREAM-ID", value) }
+                if let value = rendition.bitDepth { attributes.integer("BIT-DEPTH", value) }
+                if let value = rendition.sampleRate { attributes.integer("SAMPLE-RATE", value) }
+                if !rendition.characteristics.isEmpty {
+                    attributes.quoted("CHARACTERISTICS", rendition.characteristics.joined(separator: ","))
+                }
+                if let value = rendition.channels { attributes.quoted("CHANNELS", value) }
+                if let value = rendition.uri { attributes.quoted("URI", value) }
+                attributes.others(rendition.otherAttributes)
             }
-            if let value = rendition.channels { attributes.quoted("CHANNELS", value) }
-            if let value = rendition.uri { attributes.quoted("URI", value) }
-            attributes.others(rendition.otherAttributes)
-            attributes.end(into: &output)
         }
         for variant in playlist.variants {
             writeLines(variant.precedingLines, to: &output)
-            var attributes = AttributeWriter(tag: "#EXT-X-STREAM-INF:")
-            writeStream(variant.stream, to: &attributes)
-            if let value = variant.frameRate { attributes.enumerated("FRAME-RATE", formatFrameRate(value)) }
-            if let value = variant.audioGroup { attributes.quoted("AUDIO", value) }
-            if let value = variant.subtitlesGroup { attributes.quoted("SUBTITLES", value) }
-            switch variant.closedCaptions {
-            case .group(let group): attributes.quoted("CLOSED-CAPTIONS", group)
-            case .none?: attributes.enumerated("CLOSED-CAPTIONS", "NONE")
-            case nil: break
+            output.attributeLine("#EXT-X-STREAM-INF:") { attributes in
+                writeStream(variant.stream, to: &attributes)
+                if let value = variant.frameRate { attributes.enumerated("FRAME-RATE", formatFrameRate(value)) }
+                if let value = variant.audioGroup { attributes.quoted("AUDIO", value) }
+                if let value = variant.subtitlesGroup { attributes.quoted("SUBTITLES", value) }
+                switch variant.closedCaptions {
+                case .group(let group): attributes.quoted("CLOSED-CAPTIONS", group)
+                case .none?: attributes.enumerated("CLOSED-CAPTIONS", "NONE")
+                case nil: break
+                }
+                attributes.others(variant.stream.otherAttributes)
             }
-            attributes.others(variant.stream.otherAttributes)
-            attributes.end(into: &output)
-            output.line(variant.uri)
+            output.line(string: variant.uri)
         }
         for variant in playlist.iFrameVariants {
             writeLines(variant.precedingLines, to: &output)
-            var attributes = AttributeWriter(tag: "#EXT-X-I-FRAME-STREAM-INF:")
-            writeStream(variant.stream, to: &attributes)
-            attributes.quoted("URI", variant.uri)
-            attributes.others(variant.stream.otherAttributes)
-            attributes.end(into: &output)
+            output.attributeLine("#EXT-X-I-FRAME-STREAM-INF:") { attributes in
+                writeStream(variant.stream, to: &attributes)
+                attributes.quoted("URI", variant.uri)
+                attributes.others(variant.stream.otherAttributes)
+            }
         }
         writeLines(playlist.trailingLines, to: &output)
     }
@@ -354,14 +383,14 @@ public enum PlaylistWriter {
         }
         if let title = playlist.title {
             output.append("#PLAYLIST:")
-            output.line(title)
+            output.line(string: title)
         }
         var previousGroup: String?
         for entry in playlist.entries {
             writeLines(entry.precedingLines, to: &output)
             if let group = entry.group, group != previousGroup {
                 output.append("#EXTGRP:")
-                output.line(group)
+                output.line(string: group)
             }
             previousGroup = entry.group
             if entry.hasInfo {
@@ -372,89 +401,137 @@ public enum PlaylistWriter {
                     writeM3UAttribute(attribute, to: &output)
                 }
                 output.byte(UInt8(ascii: ","))
-                output.line(entry.title ?? "")
+                output.line(string: entry.title ?? "")
             }
-            output.line(entry.uri)
+            output.line(string: entry.uri)
         }
         writeLines(playlist.trailingLines, to: &output)
     }
 
     private static func writeM3UAttribute(_ attribute: Attribute, to output: inout Output) {
-        output.append(attribute.name)
+        output.append(string: attribute.name)
         output.byte(UInt8(ascii: "="))
-        output.append(attribute.rawValue)
+        output.append(string: attribute.rawValue)
     }
 
     // MARK: Shared tags
 
     private static func writeDefinitions(_ definitions: [VariableDefinition], to output: inout Output) {
         for definition in definitions {
-            var attributes = AttributeWriter(tag: "#EXT-X-DEFINE:")
-            switch definition.source {
-            case .value(let value):
-                attributes.quoted("NAME", definition.name)
-                attributes.quoted("VALUE", value)
-            case .imported:
-                attributes.quoted("IMPORT", definition.name)
-            case .queryParameter:
-                attributes.quoted("QUERYPARAM", definition.name)
+            output.attributeLine("#EXT-X-DEFINE:") { attributes in
+                switch definition.source {
+                case .value(let value):
+                    attributes.quoted("NAME", definition.name)
+                    attributes.quoted("VALUE", value)
+                case .imported:
+                    attributes.quoted("IMPORT", definition.name)
+                case .queryParameter:
+                    attributes.quoted("QUERYPARAM", definition.name)
+                }
             }
-            attributes.end(into: &output)
         }
     }
 
     private static func writeStart(_ start: StartOffset, to output: inout Output) {
-        var attributes = AttributeWriter(tag: "#EXT-X-START:")
-        attributes.decimal("TIME-OFFSET", start.timeOffset)
-        if start.isPrecise { attributes.enumerated("PRECISE", "YES") }
-        attributes.others(start.otherAttributes)
-        attributes.end(into: &output)
+        output.attributeLine("#EXT-X-START:") { attributes in
+            attributes.decimal("TIME-OFFSET", start.timeOffset)
+            if start.isPrecise { attributes.enumerated("PRECISE", "YES") }
+            attributes.others(start.otherAttributes)
+        }
     }
 
     private static func writeKey(_ key: EncryptionKey, tag: StaticString, to output: inout Output) {
-        var attributes = AttributeWriter(tag: tag)
-        attributes.enumerated("METHOD", key.method.text)
-        if let value = key.uri { attributes.quoted("URI", value) }
-        if let value = key.iv { attributes.enumerated("IV", value) }
-        if let value = key.keyFormat { attributes.quoted("KEYFORMAT", value) }
-        if let value = key.keyFormatVersions { attributes.quoted("KEYFORMATVERSIONS", value) }
-        attributes.others(key.otherAttributes)
-        attributes.end(into: &output)
+        output.attributeLine(tag) { attributes in
+            attributes.enumerated("METHOD", key.method.text)
+            if let value = key.uri { attributes.quoted("URI", value) }
+            if let value = key.iv { attributes.enumerated("IV", value) }
+            if let value = key.keyFormat { attributes.quoted("KEYFORMAT", value) }
+            if let value = key.keyFormatVersions { attributes.quoted("KEYFORMATVERSIONS", value) }
+            attributes.others(key.otherAttributes)
+        }
     }
 
     private static func writeLines(_ lines: [PreservedLine], to output: inout Output) {
-        for line in lines { output.line(line.text) }
+        for line in lines { output.line(string: line.text) }
     }
 }
 
-/// A growing UTF-8 buffer with the appenders the writer needs, none of which builds a
+/// Where the writer puts UTF-8 bytes, with the appenders it needs, none of which builds a
 /// `String`.
+///
+/// Text is written straight into an array allocated at an estimated size (a parsed
+/// playlist's source size is a close one), never grown and never copied: past the end the
+/// output only counts, and when the estimate was short the text is written again into an
+/// array of exactly the counted size.
 struct Output {
-    var bytes: [UInt8] = []
+    /// The buffer being written.
+    private let base: UnsafeMutablePointer<UInt8>?
+    private let capacity: Int
+    /// The bytes appended so far, written or (past the capacity) only counted.
+    private(set) var count = 0
 
-    mutating func reserve(_ capacity: Int) {
-        bytes.reserveCapacity(capacity)
+    private init(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress
+        capacity = buffer.count
+    }
+
+    /// The bytes `write` produces, in an array of `estimatedCount` bytes of capacity, or of
+    /// exactly the needed size when that was too few.
+    static func bytes(estimatedCount: Int, _ write: (inout Output) -> Void) -> [UInt8] {
+        var needed = 0
+        let estimated = [UInt8](unsafeUninitializedCapacity: max(estimatedCount, 0)) { buffer, initializedCount in
+            var output = Output(into: buffer)
+            write(&output)
+            needed = output.count
+            initializedCount = needed <= buffer.count ? needed : 0
+        }
+        guard needed > estimated.capacity else { return estimated }
+        return [UInt8](unsafeUninitializedCapacity: needed) { buffer, initializedCount in
+            var output = Output(into: buffer)
+            write(&output)
+            assert(output.count == needed, "the second writing differs from the first")
+            initializedCount = min(output.count, buffer.count)
+        }
+    }
+
+    /// Appends `bytes`: what fits is written, the rest counted.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if let base, count < capacity, let source = bytes.baseAddress {
+            (base + count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: min(bytes.count, capacity - count))
+        }
+        count += bytes.count
     }
 
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
-        bytes.append(byte)
+        if let base, count < capacity { base[count] = byte }
+        count += 1
     }
 
     @inline(__always)
     mutating func newline() {
-        bytes.append(UInt8(ascii: "\n"))
+        byte(UInt8(ascii: "\n"))
     }
 
     @inline(__always)
     mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends a string's UTF-8 (a separate name: a literal would pick a `String` overload
+    /// over the `StaticString` one).
     @inline(__always)
-    mutating func append(_ text: String) {
+    mutating func append(string text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a span of the text starting at `source`, which a segment's spans point into.
+    @inline(__always)
+    mutating func append(_ source: UnsafeRawPointer?, _ span: TextSpan) {
+        guard span.length > 0, !span.isOwned, let source else { return }
+        append(UnsafeRawBufferPointer(start: source + Int(span.offset), count: Int(span.length)))
     }
 
     mutating func line(_ text: StaticString) {
@@ -462,8 +539,8 @@ struct Output {
         newline()
     }
 
-    mutating func line(_ text: String) {
-        append(text)
+    mutating func line(string text: String) {
+        append(string: text)
         newline()
     }
 
@@ -473,110 +550,131 @@ struct Output {
         newline()
     }
 
+    /// `TAG:NAME=value,NAME="value"` and a newline; `body` adds the attributes.
+    mutating func attributeLine(_ tag: StaticString, _ body: (inout AttributeWriter) -> Void) {
+        append(tag)
+        var attributes = AttributeWriter(output: self)
+        body(&attributes)
+        self = attributes.output
+        newline()
+    }
+
+    @inline(__always)
     mutating func integer(_ value: Int) {
         if value < 0 { byte(UInt8(ascii: "-")) }
-        unsignedInteger(value.magnitude, minimumDigits: 1)
+        unsignedInteger(UInt64(value.magnitude), minimumDigits: 1)
     }
 
     /// Digits of `value`, left-padded with zeros to `minimumDigits`.
     @inline(__always)
-    mutating func unsignedInteger(_ value: UInt, minimumDigits: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        var remaining = value
-        withUnsafeMutableBytes(of: &digits) { storage in
-            repeat {
-                storage[23 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                count += 1
-            } while remaining != 0 || count < minimumDigits
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: storage[(24 - count)...]))
+    mutating func unsignedInteger(_ value: UInt64, minimumDigits: Int) {
+        var digits = 1
+        var rest = value / 10
+        while rest != 0 {
+            digits += 1
+            rest /= 10
+        }
+        digits = max(digits, minimumDigits)
+        if let base, count + digits <= capacity {
+            var position = base + count + digits
+            var rest = value
+            for _ in 0..<digits {
+                position -= 1
+                position.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            count += digits
+        } else {
+            // Past the end: counted only.
+            count += digits
         }
     }
 
     /// Exact decimal seconds: `6.006`, `2`, `-0.5`. Times whose timescale is not a power of
     /// ten are rounded to nanoseconds.
     mutating func decimal(_ time: MediaTime) {
-        guard var value = time.value, var timescale = time.timescale else {
+        guard let value = time.value, let timescale = time.timescale else {
             append("0")
             return
         }
-        var digits = 0
+        var fractionDigits = 0
         var power: Int64 = 1
-        while power < Int64(timescale) && digits < 9 {
+        while power < Int64(timescale) && fractionDigits < 9 {
             power *= 10
-            digits += 1
+            fractionDigits += 1
         }
-        if power != Int64(timescale) {
-            let converted = time.converted(toTimescale: 1_000_000_000)
-            value = converted.value ?? 0
-            timescale = 1_000_000_000
-            digits = 9
+        if power == Int64(timescale) {
+            decimal(value: value, fractionDigits: fractionDigits)
+        } else {
+            decimal(value: time.converted(toTimescale: 1_000_000_000).value ?? 0, fractionDigits: 9)
         }
+    }
+
+    /// `value / 10^fractionDigits` in decimal, trailing fraction zeros dropped.
+    @inline(__always)
+    mutating func decimal(value: Int64, fractionDigits: Int) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
-        unsignedInteger(UInt(magnitude / UInt64(timescale)), minimumDigits: 1)
-        var fraction = magnitude % UInt64(timescale)
+        var scale: UInt64 = 1
+        for _ in 0..<fractionDigits { scale &*= 10 }
+        unsignedInteger(magnitude / scale, minimumDigits: 1)
+        var fraction = magnitude % scale
         guard fraction != 0 else { return }
+        var digits = fractionDigits
         while fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
         }
         byte(UInt8(ascii: "."))
-        unsignedInteger(UInt(fraction), minimumDigits: digits)
+        unsignedInteger(fraction, minimumDigits: digits)
     }
 }
 
-/// Builds `TAG:NAME=value,NAME="value"` one attribute at a time, then appends the line.
+/// Adds `NAME=value` attributes to a line that ``Output/attributeLine(_:_:)`` starts and ends.
 struct AttributeWriter {
+    fileprivate var output: Output
     private var isFirst = true
-    private var text = Output()
 
-    init(tag: StaticString) {
-        text.append(tag)
+    fileprivate init(output: Output) {
+        self.output = output
     }
 
     private mutating func name(_ name: StaticString) {
-        if !isFirst { text.byte(UInt8(ascii: ",")) }
+        if !isFirst { output.byte(UInt8(ascii: ",")) }
         isFirst = false
-        text.append(name)
-        text.byte(UInt8(ascii: "="))
+        output.append(name)
+        output.byte(UInt8(ascii: "="))
     }
 
     mutating func quoted(_ attribute: StaticString, _ value: String) {
         name(attribute)
-        text.byte(UInt8(ascii: "\""))
-        text.append(value)
-        text.byte(UInt8(ascii: "\""))
+        output.byte(UInt8(ascii: "\""))
+        output.append(string: value)
+        output.byte(UInt8(ascii: "\""))
     }
 
     mutating func enumerated(_ attribute: StaticString, _ value: String) {
         name(attribute)
-        text.append(value)
+        output.append(string: value)
     }
 
     mutating func integer(_ attribute: StaticString, _ value: Int) {
         name(attribute)
-        text.integer(value)
+        output.integer(value)
     }
 
     mutating func decimal(_ attribute: StaticString, _ value: MediaTime) {
         name(attribute)
-        text.decimal(value)
+        output.decimal(value)
     }
 
     mutating func others(_ attributes: [Attribute]) {
         for attribute in attributes {
-            if !isFirst { text.byte(UInt8(ascii: ",")) }
+            if !isFirst { output.byte(UInt8(ascii: ",")) }
             isFirst = false
-            text.append(attribute.name)
-            text.byte(UInt8(ascii: "="))
-            text.append(attribute.rawValue)
+            output.append(string: attribute.name)
+            output.byte(UInt8(ascii: "="))
+            output.append(string: attribute.rawValue)
         }
-    }
-
-    func end(into output: inout Output) {
-        output.bytes.append(contentsOf: text.bytes)
-        output.newline()
     }
 }

@@ -142,7 +142,7 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     /// The first items and the last few, with nil standing for the elided middle.
-    private func elided<Item>(_ items: [Item]) -> [Item?] {
+    private func elided<Items: Collection>(_ items: Items) -> [Items.Element?] {
         guard items.count > Self.listedItems + 3 else { return items.map(Optional.some) }
         return items.prefix(Self.listedItems).map(Optional.some) + [nil] + items.suffix(3).map(Optional.some)
     }

@@ -117,6 +117,39 @@ private func allInputs() throws -> [(name: String, bytes: [UInt8], options: Pars
     }
 }
 
+@Suite struct CanonicalSizeTests {
+    /// Canonical text is written into an array sized from the parsed source; an edited model
+    /// that outgrows it is written again at the exact size.
+    @Test func textLongerThanTheSourceIsWrittenWhole() throws {
+        var playlist = try #require(Playlist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n").playlist.media)
+        let longURI = String(repeating: "x", count: 300) + ".ts"
+        for _ in 0..<200 { playlist.segments.append(MediaSegment(uri: longURI, duration: MediaTime(seconds: 6))) }
+        playlist.recomputeTimeline()
+        let text = PlaylistWriter.text(of: playlist)
+        #expect(text == "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n"
+            + String(repeating: "#EXTINF:6,\n\(longURI)\n", count: 200))
+        #expect(Playlist.parse(text).playlist == .media(playlist))
+    }
+
+    /// The writer remembers the text of the last calendar day; dates that change day, or go
+    /// back to an earlier one, are each written whole.
+    @Test func datesOnSeveralDays() throws {
+        let dates = ["2026-01-01T23:59:59.999Z", "2026-01-02T00:00:00.000Z", "2026-01-02T00:00:01.500Z",
+                     "1969-12-31T23:59:59.000Z", "2262-04-11T23:47:16.854775807Z", "2026-01-02T00:00:02.123456789Z"]
+        var playlist = MediaPlaylist(targetDuration: 1)
+        playlist.segments = MediaSegmentList(try dates.enumerated().map { index, text in
+            var segment = MediaSegment(uri: "\(index).ts", duration: MediaTime(seconds: 1))
+            let date: DateTime = try #require(DateTime(iso8601: text))
+            segment.programDateTime = date
+            segment.hasExplicitProgramDateTime = true
+            return segment
+        })
+        let written = PlaylistWriter.text(of: playlist, style: .canonical)
+        let lines = written.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") }
+        #expect(lines.map { String($0.dropFirst(25)) } == dates)
+    }
+}
+
 @Suite struct GrammarTests {
     @Test(arguments: [
         ("2010-02-19T14:54:23.031+08:00", "2010-02-19T06:54:23.031Z"),

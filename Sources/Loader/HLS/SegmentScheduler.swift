@@ -47,15 +47,17 @@ public struct SegmentScheduler: Sendable, Hashable {
             cursor = playlist.mediaSequence + index
             cursorAnchor = anchor
         }
+        // Fields are read one by one from their columns: building whole segments here would
+        // cost more than the rest of the search.
         while index < segments.count {
-            let segment = segments[index]
-            if segment.startTime >= relativeLimit { return nil }
-            if segment.isGap || (!failed.isEmpty && failed.contains(segment.mediaSequenceNumber)) {
+            let startTime = segments.startTime(at: index)
+            if startTime >= relativeLimit { return nil }
+            if segments.isGap(at: index) || (!failed.isEmpty && failed.contains(segments.mediaSequenceNumber(at: index))) {
                 index += 1
                 continue
             }
-            let start = placesAtZero ? segment.startTime : offset + segment.startTime
-            if let run = loaded.ranges.range(containing: start), run.end >= start + segment.duration {
+            let start = placesAtZero ? startTime : offset + startTime
+            if let run = loaded.ranges.range(containing: start), run.end >= start + segments.duration(at: index) {
                 index = Self.firstIndex(in: segments, after: index, endingAfter: run.end - offset)
                 continue
             }
@@ -68,30 +70,30 @@ public struct SegmentScheduler: Sendable, Hashable {
     private func validCursorIndex(in playlist: MediaPlaylist, relativeAnchor: MediaTime, anchor: MediaTime) -> Int? {
         guard let cursor, let cursorAnchor, anchor >= cursorAnchor else { return nil }
         let index = cursor - playlist.mediaSequence
-        guard index >= 0, index <= playlist.segments.count else { return nil }
-        if index < playlist.segments.count {
-            let segment = playlist.segments[index]
-            guard relativeAnchor < segment.startTime + segment.duration else { return nil }
+        let segments = playlist.segments
+        guard index >= 0, index <= segments.count else { return nil }
+        if index < segments.count {
+            guard relativeAnchor < segments.startTime(at: index) + segments.duration(at: index) else { return nil }
         }
         return index
     }
 
     /// The first index after `index` whose segment ends after `time`: the next one, in the
     /// common case of a run that ends with the segment at `index`, else by binary search.
-    static func firstIndex(in segments: [MediaSegment], after index: Int, endingAfter time: MediaTime) -> Int {
+    static func firstIndex(in segments: MediaSegmentList, after index: Int, endingAfter time: MediaTime) -> Int {
         let next = index + 1
         guard next < segments.count else { return segments.count }
-        if segments[next].startTime + segments[next].duration > time { return next }
+        if segments.startTime(at: next) + segments.duration(at: next) > time { return next }
         return max(next, firstIndex(in: segments, endingAfter: time))
     }
 
     /// The index of the first segment whose end (in playlist time) is after `time`, or the
     /// number of segments.
-    static func firstIndex(in segments: [MediaSegment], endingAfter time: MediaTime) -> Int {
+    static func firstIndex(in segments: MediaSegmentList, endingAfter time: MediaTime) -> Int {
         var (low, high) = (0, segments.count)
         while low < high {
             let middle = (low + high) / 2
-            if segments[middle].startTime + segments[middle].duration > time { high = middle } else { low = middle + 1 }
+            if segments.startTime(at: middle) + segments.duration(at: middle) > time { high = middle } else { low = middle + 1 }
         }
         return low
     }

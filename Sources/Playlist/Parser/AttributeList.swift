@@ -230,8 +230,7 @@ extension ParserCore {
 
     /// `length[@offset]`.
     func byteRange(_ start: Int, _ end: Int) -> (length: Int, offset: Int?)? {
-        var at = start
-        while at < end, bytes[at] != UInt8(ascii: "@") { at += 1 }
+        let at = find(UInt8(ascii: "@"), from: start, end: end)
         guard let length = integer(start, at) else { return nil }
         guard at < end else { return (length, nil) }
         guard let offset = integer(at + 1, end) else { return nil }

@@ -14,16 +14,37 @@ struct MediaPlaylistParser {
     private var roundingLimit = MediaTime.zero
     private var pending = PendingSegment()
     /// The keys, map and bitrate in force, shared by the segments they apply to.
-    private var context: SegmentContext
+    private var context: SegmentContext {
+        didSet { runsChanged = true }
+    }
+    /// Whether the next segment's context or sequence numbers may not continue the previous
+    /// segment's runs.
+    private var runsChanged = true
     private var nextStart = MediaTime.zero
     private var discontinuity = 0
     private var lastDated: (date: DateTime, start: MediaTime)?
     private var sequenceTagAfterSegment = false
     private var firstDatedIndex: Int?
     /// The segments so far; moved into the playlist at the end.
-    private var segments: [MediaSegment] = []
+    private var segments = MediaSegmentList()
     private var firstPartLine: Int?
     private var partInfLine = 1
+    /// The last calendar day of an `EXT-X-PROGRAM-DATE-TIME`.
+    private var lastDay = DateTime.DayMemo()
+    /// The last `EXTINF` duration read: playlists repeat a few durations, and a repeated one
+    /// is not parsed again.
+    private var lastDuration = ReadDuration()
+
+    private struct ReadDuration {
+        /// The text, at most eight bytes as a little-endian word; 0 when it cannot be reused.
+        var text: UInt64 = 0
+        var length = 0
+        var time = MediaTime.zero
+        var packed = PackedTime(MediaTime.zero)
+        /// Whether it rounds to at most the target duration (or no target is known yet):
+        /// `EXT-X-TARGETDURATION` clears the memo.
+        var fitsTarget = true
+    }
 
     /// The tags read for the segment being built.
     private struct PendingSegment {
@@ -35,12 +56,24 @@ struct MediaPlaylistParser {
         var programDateTime: DateTime?
         var isDiscontinuity = false
         var isGap = false
-        var parts: [PartialSegment] = []
-        var precedingLines: [PreservedLine] = []
+        /// Parts, preserved lines and strings that are not spans of the source; nil for most
+        /// segments, so that the common one never touches an array or a string.
+        var extras: SegmentExtras.Fields?
 
-        var hasExtras: Bool { !parts.isEmpty || !precedingLines.isEmpty }
+        /// No tag read yet for the segment.
+        var isEmpty: Bool {
+            duration == nil && byteRange == nil && programDateTime == nil && !isDiscontinuity && !isGap && extras == nil
+        }
 
-        /// Back to empty, touching the arrays only when they hold something.
+        var parts: [PartialSegment] { extras?.parts ?? [] }
+        var precedingLines: [PreservedLine] { extras?.precedingLines ?? [] }
+
+        mutating func changeExtras(_ change: (inout SegmentExtras.Fields) -> Void) {
+            var fields = extras ?? SegmentExtras.Fields()
+            change(&fields)
+            extras = fields
+        }
+
         mutating func reset() {
             duration = nil
             titleStart = 0
@@ -50,8 +83,7 @@ struct MediaPlaylistParser {
             programDateTime = nil
             isDiscontinuity = false
             isGap = false
-            if !parts.isEmpty { parts = [] }
-            if !precedingLines.isEmpty { precedingLines = [] }
+            if extras != nil { extras = nil }
         }
     }
 
@@ -70,7 +102,7 @@ struct MediaPlaylistParser {
             if core.bytes[line.start] != UInt8(ascii: "#") {
                 appendSegment(uriLine: line)
             } else if core.hasPrefix("#EXTINF:", at: line.start, end: line.end) {
-                readExtinf(line)
+                if !readPlainSegments(startingWith: line) { readExtinf(line) }
             } else if core.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:", at: line.start, end: line.end) {
                 readTag(.programDateTime, line, line.start + 25)
             } else if core.hasPrefix("#EXT-X-BYTERANGE:", at: line.start, end: line.end) {
@@ -78,7 +110,8 @@ struct MediaPlaylistParser {
             } else if core.hasPrefix("#EXT", at: line.start, end: line.end), let (tag, valueStart) = core.tag(of: line) {
                 readTag(tag, line, valueStart)
             } else {
-                pending.precedingLines.append(core.preserved(line))
+                let preserved = core.preserved(line)
+                pending.changeExtras { $0.precedingLines.append(preserved) }
             }
         }
         finish()
@@ -95,47 +128,119 @@ struct MediaPlaylistParser {
 
     private mutating func readExtinf(_ line: Line) {
         let valueStart = min(line.start + 8, line.end)
-        var comma = valueStart
-        while comma < line.end, core.bytes[comma] != UInt8(ascii: ",") { comma += 1 }
+        let comma = core.find(UInt8(ascii: ","), from: valueStart, end: line.end)
         if pending.duration != nil {
             core.report(.duplicateTag, line: line.number, "a segment may have only one EXTINF")
         }
-        if let duration = core.decimal(valueStart, comma), duration >= .zero {
+        if let duration = extinfDuration(valueStart, comma, line: line) {
             pending.duration = duration
         } else {
             core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),
                         "EXTINF needs a non-negative decimal duration")
             pending.duration = .zero
         }
-        if core.requiredVersion.version < 3 {
-            for index in valueStart..<comma where core.bytes[index] == UInt8(ascii: ".") {
-                core.require(version: 3, for: "a decimal EXTINF duration", line: line.number)
-                break
-            }
-        }
         pending.titleStart = min(comma + 1, line.end)
         pending.titleEnd = line.end
         pending.extinfLine = line.number
     }
 
+    /// The `EXTINF` duration in `buffer[start..<end]`, or nil when it is not a non-negative
+    /// decimal; ``lastDuration`` then describes it.
+    @inline(__always)
+    private mutating func extinfDuration(_ start: Int, _ end: Int, line: Line) -> MediaTime? {
+        readDuration(start, end, line: line) ? lastDuration.time : nil
+    }
+
+    /// Reads the `EXTINF` duration in `buffer[start..<end]` into ``lastDuration``, unless it
+    /// has the text of the last one; false when it is not a non-negative decimal. Records
+    /// that a decimal one needs version 3.
+    @inline(__always)
+    private mutating func readDuration(_ start: Int, _ end: Int, line: Line) -> Bool {
+        let length = end - start
+        let text = length > 0 && length <= 8 && start + 8 <= core.bytes.count
+            ? core.word(at: start) & (UInt64.max >> (64 - 8 * length)) : 0
+        if text != 0 && text == lastDuration.text && length == lastDuration.length { return true }
+        guard let duration = core.decimal(start, end), let value = duration.value, value >= 0 else { return false }
+        lastDuration = ReadDuration(text: text, length: length, time: duration, packed: PackedTime(duration),
+                                    fitsTarget: !targetDurationKnown || duration < roundingLimit)
+        if core.requiredVersion.version < 3 && core.find(UInt8(ascii: "."), from: start, end: end) < end {
+            core.require(version: 3, for: "a decimal EXTINF duration", line: line.number)
+        }
+        return true
+    }
+
+    /// The fast path for the common segment: an `EXTINF` line without a title, then a URI
+    /// line that is a span of the source, and nothing else. Starting with `first`, such an
+    /// `EXTINF` line, it reads segments while they are that plain and leaves the first pair
+    /// that is not to the general path, as if it had not looked at it. Returns whether it
+    /// consumed `first`.
+    ///
+    /// It appends what ``appendSegment(uriLine:)`` would and skips only what a plain segment
+    /// does not need: pending tags, optional columns, diagnostics (a pair that would report
+    /// one is not plain). Durations and the running start time stay in their packed decimal
+    /// form, which has the representation `MediaTime` sums give (the larger power of ten);
+    /// a sum that would not fit leaves the segment to the general path.
+    private mutating func readPlainSegments(startingWith first: Line) -> Bool {
+        guard pending.isEmpty, lastDated == nil, segments.acceptsPlainRows else { return false }
+        var start = PackedTime(nextStart)
+        var extinf = first
+        // Where the general path resumes when the current pair is not plain.
+        var resume = core.position
+        var consumed = false
+        defer { if consumed, let time = start.time { nextStart = time } }
+        while true {
+            let valueStart = min(extinf.start + 8, extinf.end)
+            let comma = core.find(UInt8(ascii: ","), from: valueStart, end: extinf.end)
+            guard extinf.end - comma <= 1, readDuration(valueStart, comma, line: extinf), lastDuration.fitsTarget,
+                  let end = start.adding(lastDuration.packed),
+                  let (uriLine, hasBrace) = core.nextLineNotingBrace(), !hasBrace, uriLine.start < uriLine.end,
+                  core.bytes[uriLine.start] != UInt8(ascii: "#"),
+                  let uri = core.plainSpan(uriLine.start, uriLine.end) else {
+                core.position = resume
+                return consumed
+            }
+            if runsChanged {
+                segments.startRuns(context: context, mediaSequenceNumber: playlist.mediaSequence + segments.count,
+                                   discontinuitySequence: playlist.discontinuitySequence + discontinuity)
+                runsChanged = false
+            }
+            segments.appendPlain(duration: lastDuration.packed, startTime: start, uri: uri)
+            start = end
+            consumed = true
+            resume = core.position
+            guard let next = core.nextLine(), core.hasPrefix("#EXTINF:", at: next.start, end: next.end) else {
+                core.position = resume
+                return true
+            }
+            extinf = next
+        }
+    }
+
     private mutating func appendSegment(uriLine line: Line) {
-        let uri = core.segmentText(line.start, line.end, line: line)
-        let extinfLine = pending.extinfLine != 0 ? pending.extinfLine : line.number
+        var uriSpan = TextSpan.owned
+        if let span = core.sourceSpan(line.start, line.end) {
+            uriSpan = span
+        } else {
+            let uri = core.substituted(line.start, line.end, line: line)
+            pending.changeExtras { $0.uri = uri }
+        }
         let duration: MediaTime
         if let given = pending.duration {
             duration = given
         } else {
-            core.report(.missingRequiredTag, line: line.number, "the segment \(context.string(uri)) has no EXTINF before it")
+            core.report(.missingRequiredTag, line: line.number,
+                        "the segment \(core.string(line.start, line.end)) has no EXTINF before it")
             duration = .zero
         }
-        if targetDurationKnown && duration >= roundingLimit {
-            reportOverTarget(duration, line: extinfLine)
+        if targetDurationKnown && !(duration < roundingLimit) {
+            reportOverTarget(duration, line: pending.extinfLine != 0 ? pending.extinfLine : line.number)
         }
         var byteRange: ByteRange?
         if let range = pending.byteRange {
             var offset = range.offset ?? 0
             if range.offset == nil {
-                if let previous = segments.last, previous.uri == context.string(uri), let previousRange = previous.byteRange {
+                if let previous = segments.indices.last, let previousRange = segments.byteRanges[previous],
+                   isURI(uriSpan, pending.extras?.uri, sameAsSegment: previous) {
                     offset = previousRange.end
                 } else {
                     core.report(.byteRangeWithoutOffset, line: range.line,
@@ -144,34 +249,52 @@ struct MediaPlaylistParser {
             }
             byteRange = ByteRange(length: range.length, offset: offset)
         }
-        if pending.isDiscontinuity { discontinuity += 1 }
+        var flags: SegmentFlags = []
+        if pending.isDiscontinuity {
+            discontinuity += 1
+            flags.insert(.discontinuity)
+            runsChanged = true
+        }
+        if pending.isGap { flags.insert(.gap) }
         var programDateTime: DateTime?
         if let date = pending.programDateTime {
             programDateTime = date
+            flags.insert(.explicitProgramDateTime)
             lastDated = (date, nextStart)
             if firstDatedIndex == nil { firstDatedIndex = segments.count }
         } else if let lastDated {
             programDateTime = lastDated.date + (nextStart - lastDated.start)
         }
-        var uriSpan = TextSpan.owned
-        var ownedURI: String?
-        switch uri {
-        case .source(let span): uriSpan = span
-        case .owned(let string): ownedURI = string
+        var titleSpan = TextSpan.empty
+        if pending.titleEnd > pending.titleStart {
+            if let span = core.plainSpan(pending.titleStart, pending.titleEnd) {
+                titleSpan = span
+            } else {
+                titleSpan = .owned
+                let title = core.string(pending.titleStart, pending.titleEnd)
+                pending.changeExtras { $0.title = title }
+            }
         }
-        let title = pending.titleEnd > pending.titleStart ? core.plainText(pending.titleStart, pending.titleEnd) : nil
-        segments.append(MediaSegment(
-            uri: uriSpan, duration: duration, isDiscontinuity: pending.isDiscontinuity, isGap: pending.isGap,
-            programDateTime: programDateTime, hasExplicitProgramDateTime: pending.programDateTime != nil,
-            mediaSequenceNumber: playlist.mediaSequence + segments.count,
-            discontinuitySequence: playlist.discontinuitySequence + discontinuity, startTime: nextStart, context: context,
-            extras: pending.hasExtras || byteRange != nil || title != nil || ownedURI != nil
-                ? SegmentExtras.make(SegmentExtras.Fields(byteRange: byteRange, parts: pending.parts,
-                                                          precedingLines: pending.precedingLines, title: title,
-                                                          uri: ownedURI))
-                : nil))
+        if runsChanged {
+            segments.startRuns(context: context, mediaSequenceNumber: playlist.mediaSequence + segments.count,
+                               discontinuitySequence: playlist.discontinuitySequence + discontinuity)
+            runsChanged = false
+        }
+        segments.appendParsed(
+            duration: duration, startTime: nextStart, uri: uriSpan, flags: flags, programDateTime: programDateTime,
+            byteRange: byteRange, title: titleSpan, extras: pending.extras.flatMap(SegmentExtras.make))
         nextStart += duration
         pending.reset()
+    }
+
+    /// Whether a URI (a span of the source, or a substituted string) is the URI of segment
+    /// `index`, comparing bytes when both are spans.
+    private func isURI(_ span: TextSpan, _ owned: String?, sameAsSegment index: Int) -> Bool {
+        let previous = segments.rows[index].uri
+        if let owned { return segments[index].uri == owned }
+        if previous.isOwned { return segments[index].uri == core.string(Int(span.offset), Int(span.offset + span.length)) }
+        return core.slice(Int(span.offset), Int(span.offset + span.length))
+            .elementsEqual(core.slice(Int(previous.offset), Int(previous.offset + previous.length)))
     }
 
     private mutating func reportOverTarget(_ duration: MediaTime, line: Int) {
@@ -185,7 +308,8 @@ struct MediaPlaylistParser {
         if tag.scope == .multivariant || tag.scope == .m3u {
             core.report(.mixedPlaylistKinds, line: line.number,
                         "#\(tag.name) belongs in a multivariant playlist, not in a media playlist")
-            pending.precedingLines.append(core.preserved(line))
+            let preserved = core.preserved(line)
+            pending.changeExtras { $0.precedingLines.append(preserved) }
             return
         }
         if tag.isSingleton {
@@ -213,9 +337,10 @@ struct MediaPlaylistParser {
             playlist.targetDuration = integerValue(line, valueStart, tag) ?? 0
             targetDurationKnown = true
             roundingLimit = MediaTime(value: Int64(playlist.targetDuration) * 2 + 1, timescale: 2)
+            lastDuration = ReadDuration()
             // Segments read before the tag: reported on the tag's line.
-            for segment in segments where segment.duration >= roundingLimit {
-                reportOverTarget(segment.duration, line: line.number)
+            for index in segments.indices where segments.duration(at: index) >= roundingLimit {
+                reportOverTarget(segments.duration(at: index), line: line.number)
             }
         case .mediaSequence, .discontinuitySequence:
             let value = integerValue(line, valueStart, tag) ?? 0
@@ -223,6 +348,7 @@ struct MediaPlaylistParser {
                 core.report(.sequenceTagAfterSegment, line: line.number, "#\(tag.name) must appear before the first segment")
                 sequenceTagAfterSegment = true
             }
+            runsChanged = true
             if tag == .mediaSequence { playlist.mediaSequence = value } else { playlist.discontinuitySequence = value }
         case .endList:
             playlist.hasEndList = true
@@ -270,7 +396,7 @@ struct MediaPlaylistParser {
         case .map:
             readMap(line, valueStart)
         case .programDateTime:
-            if let date = DateTime.parse(core.bytes, valueStart, line.end) {
+            if let date = DateTime.parse(core.bytes, valueStart, line.end, memo: &lastDay) {
                 pending.programDateTime = date
             } else {
                 core.report(.invalidTagValue, line: line.number, column: core.column(line, valueStart),
@@ -386,7 +512,7 @@ struct MediaPlaylistParser {
         part.isGap = core.yesNo(&list, "GAP") ?? false
         part.otherAttributes = core.remaining(list)
         part.base = core.base
-        pending.parts.append(part)
+        pending.changeExtras { $0.parts.append(part) }
     }
 
     private mutating func readDateRange(_ line: Line, _ valueStart: Int) {
@@ -464,7 +590,7 @@ struct MediaPlaylistParser {
         if sequenceTagAfterSegment {
             playlist.recomputeTimeline()
         } else if let firstDatedIndex {
-            playlist.extrapolateDatesBackward(from: firstDatedIndex)
+            playlist.segments.extrapolateDatesBackward(from: firstDatedIndex)
         }
         core.checkVersion(declared: playlist.version, line: versionLine)
         assert(playlist.checkInvariants())

@@ -36,6 +36,12 @@ struct ParserCore {
 
     // MARK: Lines
 
+    /// Where the next line starts and its number, to read ahead and come back.
+    var position: (offset: Int, lineNumber: Int) {
+        get { (offset, lineNumber) }
+        set { (offset, lineNumber) = newValue }
+    }
+
     /// The next line, or nil at the end. `\r\n` and `\n` both end a line.
     @inline(__always)
     mutating func nextLine() -> Line? {
@@ -49,28 +55,81 @@ struct ParserCore {
         return Line(start: start, end: end, number: lineNumber)
     }
 
-    /// The offset of the next `\n` at or after `start`, or the buffer's end. Scans eight bytes
-    /// at a time (little-endian words, as on every platform Swift runs on Linux).
+    /// ``nextLine()``, and whether the line holds a `{` (and so may hold a variable
+    /// reference), found in the same scan.
+    @inline(__always)
+    mutating func nextLineNotingBrace() -> (line: Line, hasBrace: Bool)? {
+        guard offset < bytes.count, let base = bytes.baseAddress else { return nil }
+        let start = offset
+        let count = bytes.count
+        let lastWord = count &- 8
+        var index = start
+        var newline = count
+        var hasBrace = false
+        // The lowest match of a word is exact: a brace counts when it comes before the newline.
+        while index <= lastWord {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let newlines = matches(in: word, of: 0x0A0A_0A0A_0A0A_0A0A)
+            let braces = matches(in: word, of: 0x7B7B_7B7B_7B7B_7B7B)
+            if braces != 0 && (newlines == 0 || braces.trailingZeroBitCount < newlines.trailingZeroBitCount) {
+                hasBrace = true
+            }
+            if newlines != 0 {
+                newline = index &+ newlines.trailingZeroBitCount &>> 3
+                break
+            }
+            index &+= 8
+        }
+        if newline == count {
+            while index < count && base[index] != UInt8(ascii: "\n") {
+                if base[index] == UInt8(ascii: "{") { hasBrace = true }
+                index &+= 1
+            }
+            newline = index
+        }
+        offset = newline &+ 1
+        lineNumber &+= 1
+        var end = newline
+        if end > start && base[end &- 1] == UInt8(ascii: "\r") { end &-= 1 }
+        return (Line(start: start, end: end, number: lineNumber), hasBrace)
+    }
+
+    /// The offset of the next `\n` at or after `start`, or the buffer's end.
     @inline(__always)
     func findNewline(from start: Int) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let count = bytes.count
+        find(UInt8(ascii: "\n"), from: start, end: bytes.count)
+    }
+
+    /// The offset of the first `byte` in `buffer[start..<end]`, or `end`. Scans eight bytes at
+    /// a time (little-endian words, as on every platform Swift runs on Linux), reading past
+    /// `end` when the buffer goes on: short values need one step.
+    @inline(__always)
+    func find(_ byte: UInt8, from start: Int, end: Int) -> Int {
+        guard let base = bytes.baseAddress else { return end }
+        let pattern = 0x0101_0101_0101_0101 &* UInt64(byte)
+        // The last offset a whole word can be read from; offsets stay far from overflowing.
+        let lastWord = bytes.count &- 8
         var index = start
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
-            let found = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
-            index += 8
+        while index < end && index <= lastWord {
+            let found = matches(in: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), of: pattern)
+            if found != 0 { return min(index &+ found.trailingZeroBitCount &>> 3, end) }
+            index &+= 8
         }
-        while index < count {
-            if base[index] == UInt8(ascii: "\n") { return index }
-            index += 1
+        while index < end {
+            if base[index] == byte { return index }
+            index &+= 1
         }
-        return count
+        return end
     }
 
     // MARK: Bytes
+
+    /// The eight bytes at `offset` as a little-endian word; `offset + 8` must not pass the end.
+    @inline(__always)
+    func word(at offset: Int) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
+        return UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+    }
 
     @inline(__always)
     func slice(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
@@ -110,6 +169,7 @@ struct ParserCore {
     }
 
     /// A decimal-integer (`0`…`2^63-1`), or nil.
+    @inline(__always)
     func integer(_ start: Int, _ end: Int) -> Int? {
         guard start < end, end - start <= 19 else { return nil }
         var value = 0
@@ -152,41 +212,24 @@ struct ParserCore {
                    + (declared == nil ? "but the playlist has no EXT-X-VERSION (version 1)" : "but the playlist declares \(declaredVersion)"))
     }
 
-    /// `buffer[start..<end]` as segment text: a span of the source unless it holds a variable
-    /// reference, which makes a substituted string.
+    /// `buffer[start..<end]` as a span of the source, or nil when it holds a variable reference
+    /// (``substituted(_:_:line:)`` makes its string) or there is no source to point into.
     @inline(__always)
-    mutating func segmentText(_ start: Int, _ end: Int, line: Line) -> SegmentText {
-        guard source != nil, !containsBrace(start, end) else { return .owned(substituted(start, end, line: line)) }
-        return .source(span(start, end))
+    func sourceSpan(_ start: Int, _ end: Int) -> TextSpan? {
+        guard source != nil, find(UInt8(ascii: "{"), from: start, end: end) == end else { return nil }
+        return span(start, end)
     }
 
-    /// `buffer[start..<end]` as a span of the source, or a string when there is no source
-    /// to point into. No variable substitution (titles have none).
-    func plainText(_ start: Int, _ end: Int) -> SegmentText {
-        source == nil ? .owned(string(start, end)) : .source(span(start, end))
+    /// `buffer[start..<end]` as a span of the source, or nil when there is no source to point
+    /// into. No variable substitution (titles have none).
+    @inline(__always)
+    func plainSpan(_ start: Int, _ end: Int) -> TextSpan? {
+        source == nil ? nil : span(start, end)
     }
 
     @inline(__always)
     func span(_ start: Int, _ end: Int) -> TextSpan {
         TextSpan(offset: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end - start))
-    }
-
-    /// Whether `{` occurs in `buffer[start..<end]`, eight bytes at a time: only then can the
-    /// text hold a variable reference.
-    @inline(__always)
-    func containsBrace(_ start: Int, _ end: Int) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var index = start
-        while index + 8 <= end {
-            let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x7B7B_7B7B_7B7B_7B7B
-            if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { return true }
-            index += 8
-        }
-        while index < end {
-            if base[index] == UInt8(ascii: "{") { return true }
-            index += 1
-        }
-        return false
     }
 
     // MARK: Variables
@@ -241,42 +284,59 @@ enum VariableName {
     }
 }
 
+/// A mask of the bytes of `word` (little-endian) equal to the byte repeated in `pattern`: the
+/// high bit of each matching byte is set; below the first match the mask is exact.
+@inline(__always)
+func matches(in word: UInt64, of pattern: UInt64) -> UInt64 {
+    let x = word ^ pattern
+    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+}
+
 /// The offset of the first byte that is not valid UTF-8, or nil when all are. ASCII runs are
-/// checked eight bytes at a time.
+/// checked 32 bytes, then eight bytes at a time.
 func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard let base = bytes.baseAddress else { return nil }
     let count = bytes.count
     var index = 0
     while index < count {
-        if index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if word & 0x8080_8080_8080_8080 == 0 {
-                index += 8
+        if index + 32 <= count {
+            let words = UnsafeRawPointer(base + index)
+            let any = words.loadUnaligned(as: UInt64.self) | words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                | words.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            if any & 0x8080_8080_8080_8080 == 0 {
+                index += 32
                 continue
             }
         }
-        let lead = base[index]
-        if lead < 0x80 {
-            index += 1
+        if index + 8 <= count && UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            index += 8
             continue
         }
-        let length: Int
-        let minimum: UInt32
-        var scalar: UInt32
-        switch lead {
-        case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
-        case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
-        case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
-        default: return index
-        }
-        guard index + length <= count else { return index }
-        for continuation in 1..<length {
-            let byte = base[index + continuation]
-            guard byte & 0xC0 == 0x80 else { return index }
-            scalar = scalar << 6 | UInt32(byte & 0x3F)
-        }
-        guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return index }
+        guard let length = validUTF8SequenceLength(base, index, count) else { return index }
         index += length
     }
     return nil
+}
+
+/// The length of the valid UTF-8 sequence at `index`, or nil.
+private func validUTF8SequenceLength(_ base: UnsafePointer<UInt8>, _ index: Int, _ count: Int) -> Int? {
+    let lead = base[index]
+    if lead < 0x80 { return 1 }
+    let length: Int
+    let minimum: UInt32
+    var scalar: UInt32
+    switch lead {
+    case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
+    case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
+    case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
+    default: return nil
+    }
+    guard index + length <= count else { return nil }
+    for continuation in 1..<length {
+        let byte = base[index + continuation]
+        guard byte & 0xC0 == 0x80 else { return nil }
+        scalar = scalar << 6 | UInt32(byte & 0x3F)
+    }
+    guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+    return length
 }
