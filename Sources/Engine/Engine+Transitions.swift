@@ -131,7 +131,7 @@ extension Engine {
         for (item, session) in sessions where session.queueID == id {
             stopLoader(for: item)
         }
-        guard let record = try? store.restoreQueue(id.stored),
+        guard let record = try? store.restoreQueue(id.stored, listing: StoreRecords.item),
               let player = try? Self.restorePlayer(
                 record, configuration: configuration, clock: clock, rate: rate,
                 playhead: playhead.map { [$0.item: $0.time] } ?? [:])

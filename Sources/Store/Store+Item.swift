@@ -357,15 +357,20 @@ extension Store {
 
     /// The queue's list, in order.
     public func items(in queue: QueueID) throws -> [Item] {
+        try items(in: queue, listing: { $0 })
+    }
+
+    /// The queue's list, in order, each item made into an `Entry` as its row is read.
+    func items<Entry>(in queue: QueueID, listing entry: (Item) throws -> Entry) throws -> [Entry] {
         try database.transaction(.deferred) {
             try requireQueue(queue)
             let select = try database.cachedStatement("""
                 SELECT \(Self.itemColumns) FROM items WHERE queue_id = ?1 ORDER BY rank
                 """)
             try select.bind(queue.rawValue)
-            var items: [Item] = []
-            try select.forEachRow { items.append(try Self.decodeItem($0)) }
-            return items
+            var entries: [Entry] = []
+            try select.forEachRow { entries.append(try entry(try Self.decodeItem($0))) }
+            return entries
         }
     }
 
