@@ -364,11 +364,16 @@ extension Store {
     func items<Entry>(in queue: QueueID, listing entry: (Item) throws -> Entry) throws -> [Entry] {
         try database.transaction(.deferred) {
             try requireQueue(queue)
+            // Counted first (the index answers): growing the array instead would copy a long
+            // list several times over into fresh memory.
+            let count = try database.cachedStatement("SELECT count(*) FROM items WHERE queue_id = ?1")
+            try count.bind(queue.rawValue)
+            var entries: [Entry] = []
+            entries.reserveCapacity(Int(try count.firstRow { $0.int64(0) } ?? 0))
             let select = try database.cachedStatement("""
                 SELECT \(Self.itemColumns) FROM items WHERE queue_id = ?1 ORDER BY rank
                 """)
             try select.bind(queue.rawValue)
-            var entries: [Entry] = []
             try select.forEachRow { entries.append(try entry(try Self.decodeItem($0))) }
             return entries
         }
