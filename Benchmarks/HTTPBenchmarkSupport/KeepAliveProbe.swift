@@ -55,10 +55,10 @@ public final class KeepAliveProbe {
     // the head is searched and read as bytes (the generic collection searches and Foundation
     // string calls it used before took about 30 µs a response, counted in every round trip).
     private func readResponse() throws {
-        var headEnd = Self.endOfHead(in: received)
+        var headEnd = received.endOfFirst(Self.endOfHead)
         while headEnd == nil {
             try fill()
-            headEnd = Self.endOfHead(in: received)
+            headEnd = received.endOfFirst(Self.endOfHead)
         }
         guard let headEnd else { return }
         let head = received[..<headEnd]
@@ -70,18 +70,9 @@ public final class KeepAliveProbe {
         received.removeFirst(headEnd + length)
     }
 
+    private static let endOfHead = Array("\r\n\r\n".utf8)
     private static let successPrefix = Array("HTTP/1.1 2".utf8)
     private static let contentLengthName = Array("content-length:".utf8)
-
-    /// The index just past the blank line that ends the head, if it has arrived.
-    private static func endOfHead(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count
-        where bytes[index] == 0x0A && bytes[index - 1] == 0x0D && bytes[index - 2] == 0x0A && bytes[index - 3] == 0x0D {
-            return index + 1
-        }
-        return nil
-    }
 
     /// The `Content-Length` of a response head (the name in any case).
     private static func contentLength(in head: ArraySlice<UInt8>) -> Int? {
