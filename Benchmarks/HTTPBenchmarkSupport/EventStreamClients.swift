@@ -63,7 +63,7 @@ public final class EventStreamClients {
                     guard count > 0 else { throw BenchmarkError("client \(index) lost its connection") }
                     guard arrivals[index] == nil else { continue }
                     clients[index].pending.append(contentsOf: chunk[..<count])
-                    if clients[index].pending.firstRange(of: needle) != nil {
+                    if clients[index].pending.endOfFirst(needle) != nil {
                         arrivals[index] = .now - start
                         clients[index].pending = []
                     } else if clients[index].pending.count > needle.count {

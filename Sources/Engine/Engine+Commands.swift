@@ -32,7 +32,8 @@ public struct CommandResult: Sendable {
 }
 
 extension Engine {
-    /// Runs a playback command.
+    /// Runs a playback command. Returns the queue's snapshot, which lists at most
+    /// ``EngineConfiguration/eventItemLimit`` items.
     ///
     /// Refused: `notFound` (queue, or the item of `jump`); `commandRefused` with the player's
     /// reason (`noItem`, `noNextItem`, `noHistory`, `itemNotReady`, `outsideSeekableRange`,

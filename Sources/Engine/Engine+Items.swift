@@ -174,6 +174,8 @@ extension Engine {
     }
 
     /// Moves an item of the list; the current item stays current with its playhead.
+    /// Returns the queue's snapshot, which lists at most ``EngineConfiguration/eventItemLimit``
+    /// items.
     ///
     /// Refused: `notFound`; `commandRefused` with `anchorNotInQueue` or `indexOutOfRange`.
     public func moveItem(_ item: ItemID, in queue: QueueID, to position: ItemPosition) throws(EngineError) -> QueueState {
@@ -227,10 +229,13 @@ extension Engine {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// The snapshot a committed request answers with: the one its event carried, if whole.
+    /// The snapshot a committed request answers with: the one its event carried, else one
+    /// as long. Either lists at most ``EngineConfiguration/eventItemLimit`` items, so that
+    /// the answer to a change in a queue of 100,000 items is not 100,000 items long.
     func snapshot(_ id: QueueID, _ committed: Committed) throws(EngineError) -> QueueState {
         if let published = committed.published { return published }
-        return try state(id)
+        guard let state = queueState(id, itemLimit: configuration.eventItemLimit) else { throw EngineError.queueNotFound(id) }
+        return state
     }
 
     func state(_ id: QueueID) throws(EngineError) -> QueueState {

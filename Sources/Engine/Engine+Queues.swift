@@ -70,7 +70,8 @@ extension Engine {
         return try state(id)
     }
 
-    /// Renames the queue and changes its settings, in one transaction.
+    /// Renames the queue and changes its settings, in one transaction. Returns the queue's
+    /// snapshot, which lists at most ``EngineConfiguration/eventItemLimit`` items.
     ///
     /// Refused: `notFound`; `validationFailed` with `field` `name`, `defaultRate` or `loop`.
     public func updateQueue(_ id: QueueID, _ changes: QueueChanges) throws(EngineError) -> QueueState {

@@ -5,8 +5,10 @@ import QueueCore
 // The values the API returns, built from a queue's present state.
 
 extension Engine {
-    /// The longest queue whose item snapshots are kept between transitions: longer queues
-    /// build them when asked, so that they keep to their memory budget per item.
+    /// The most item snapshots a queue keeps between transitions. The snapshots a long
+    /// queue's events and answers list (its first items) stay kept, so that a change to it
+    /// costs as much as to a short one, while its memory per item stays within budget; the
+    /// rest are built when asked.
     static let stateCacheLimit = 10_000
 
     /// The queue's snapshot, listing at most `itemLimit` items. `lastEventID` is the last
@@ -30,23 +32,23 @@ extension Engine {
         guard let queue = running[id] else { return nil }
         let player = queue.player
         let policy = player.configuration.bufferPolicy
-        let caching = player.count <= Self.stateCacheLimit
         let current = player.currentItemID
         var built: [ItemID: ItemState] = [:]
         let items = player.itemIDs(limit: itemLimit).compactMap { itemID -> ItemState? in
-            if caching, itemID != current, let cached = queue.itemStates[itemID] { return cached }
+            if itemID != current, let cached = queue.itemStates[itemID] { return cached }
             guard let item = player.item(itemID) else { return nil }
             let state = Self.itemState(item, side: queue.sides[itemID], policy: policy)
-            if caching, itemID != current { built[itemID] = state }
+            if itemID != current, queue.itemStates.count + built.count < Self.stateCacheLimit { built[itemID] = state }
             return state
         }
-        var builtHistory: [ItemState]?
         let history: [ItemState]
-        if caching, let cached = queue.historyStates {
+        var builtHistory: [ItemState]?
+        if let cached = queue.historyStates {
             history = cached
         } else {
+            // The history is bounded by the player's history limit.
             history = player.history.map { Self.itemState($0.item, side: nil, policy: policy) }
-            if caching { builtHistory = history }
+            builtHistory = history
         }
         let state = QueueState(
             id: id, name: queue.name, settings: player.settings, rate: player.rate,

@@ -60,8 +60,8 @@ extension Engine {
     struct Committed {
         /// One outcome per command, in order.
         var outcomes: [QueueOutcome]
-        /// The snapshot the `queueUpdated` event carried, when it holds every item: the
-        /// answer to the request, without building it twice.
+        /// The snapshot the `queueUpdated` event carried, if one was published: the answer
+        /// to the request, without building it twice.
         var published: QueueState?
     }
 
@@ -131,7 +131,7 @@ extension Engine {
         for (item, session) in sessions where session.queueID == id {
             stopLoader(for: item)
         }
-        guard let record = try? store.restoreQueue(id.stored),
+        guard let record = try? store.restoreQueue(id.stored, listing: StoreRecords.item),
               let player = try? Self.restorePlayer(
                 record, configuration: configuration, clock: clock, rate: rate,
                 playhead: playhead.map { [$0.item: $0.time] } ?? [:])
@@ -259,7 +259,7 @@ extension Engine {
 
     /// The contract's events for `outcomes`, in the order things happened, then the paced
     /// `itemUpdated` events, then one `queueUpdated` if the queue changed.
-    /// Returns the snapshot `queueUpdated` carried, when it holds every item.
+    /// Returns the snapshot `queueUpdated` carried, if it was published.
     func publishEvents(
         of outcomes: [QueueOutcome], in id: QueueID, from mark: (item: ItemID, time: MediaTime)?, queueChanged: Bool
     ) -> QueueState? {
@@ -329,13 +329,13 @@ extension Engine {
     }
 
     /// Publishes `queueUpdated` (or `queueCreated`) with the queue's snapshot, which
-    /// includes the event that carries it; returns the snapshot when it lists every item.
+    /// includes the event that carries it, and returns that snapshot.
     @discardableResult
     func publishQueueUpdated(_ id: QueueID, created: Bool = false) -> QueueState? {
         let eventID = EventID(events.lastEventID.rawValue + 1)
         guard let state = queueState(id, itemLimit: configuration.eventItemLimit, lastEventID: eventID) else { return nil }
         publish([created ? .queueCreated(state) : .queueUpdated(state)], about: id)
-        return state.items.count == state.itemCount ? state : nil
+        return state
     }
 
     /// Where forward playback of `item` ends: its loop range's end, else its end time.

@@ -92,13 +92,13 @@ public actor Engine {
     /// which and what to do.
     public init(configuration: EngineConfiguration) async throws(EngineError) {
         let store: Store
-        let restored: [Store.RestoredQueue]
+        let restored: [Store.RestoredQueue<PlayerItem>]
         let firstEventID: Int64
         do {
             store = try Store(path: configuration.databasePath, configuration: Store.Configuration(
                 durability: configuration.durability, busyTimeout: configuration.busyTimeout,
                 historyLimit: max(1_000, configuration.historyLimit)))
-            restored = try store.restoreAllQueues()
+            restored = try store.restoreAllQueues(listing: StoreRecords.item)
             firstEventID = (try store.lastEventSequence() ?? 0) + 1
             try store.appendEvent(Self.reservation(through: firstEventID + Self.eventIDBlock - 1))
         } catch let error as StoreError {
@@ -112,7 +112,9 @@ public actor Engine {
         events = EventHub(firstID: EventID(firstEventID), configuration: configuration.events)
         reservedEventIDs = firstEventID + Self.eventIDBlock - 1
         let now = clock.monotonicNow()
-        for record in restored {
+        // Consumed, so that each player holds the only reference to its list: its first
+        // change then edits the list in place rather than copying it.
+        for record in consume restored {
             let id = QueueID(record.queue.id)
             let player = try Self.restorePlayer(record, configuration: configuration, clock: clock)
             running[id] = RunningQueue(id: id, name: record.queue.name, player: player, now: now)
@@ -127,11 +129,11 @@ public actor Engine {
     ///
     /// `rate` overrides the saved rate, and `playheads` the saved playheads of some items.
     static func restorePlayer(
-        _ record: Store.RestoredQueue, configuration: EngineConfiguration, clock: any EngineClock, rate: Double? = nil,
+        _ record: Store.RestoredQueue<PlayerItem>, configuration: EngineConfiguration, clock: any EngineClock, rate: Double? = nil,
         playhead: [ItemID: MediaTime] = [:]
     ) throws(EngineError) -> QueuePlayer {
         let settings = StoreRecords.settings(record.queue.settings)
-        var items = record.items.map(StoreRecords.item)
+        var items = record.items
         if !playhead.isEmpty {
             items = items.map { item in
                 guard let time = playhead[item.id] else { return item }

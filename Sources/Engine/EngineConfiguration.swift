@@ -29,9 +29,11 @@ public struct EngineConfiguration: Sendable {
     /// long, the disk was full).
     public var persistenceRetryInterval: Duration
     public var events: EventHub.Configuration
-    /// The most items a `queueCreated` or `queueUpdated` event's snapshot lists; a longer
-    /// queue's event lists its first items and says how many there are in all
-    /// (``QueueState/itemCount``), and clients fetch the whole snapshot when they need it.
+    /// The most items a `queueCreated` or `queueUpdated` event's snapshot lists, and the
+    /// snapshot a mutation answers with; a longer queue's snapshot lists its first items and
+    /// says how many there are in all (``QueueState/itemCount``), so that a change costs the
+    /// same in a long queue as in a short one. Clients fetch the whole snapshot
+    /// (``Engine/queue(_:)``) when they need it.
     public var eventItemLimit: Int
 
     public init(

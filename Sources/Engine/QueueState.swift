@@ -24,11 +24,13 @@ public struct QueueState: Sendable {
     /// When the snapshot was taken, for extrapolating the playhead:
     /// `currentTime + rate × (now − serverTime)` while playing.
     public let serverTime: WallClockDate
-    /// The list in order (with consume on: the current item, then the upcoming ones). An
-    /// event's snapshot of a long queue lists only its first items (see ``itemCount``).
+    /// The list in order (with consume on: the current item, then the upcoming ones). The
+    /// snapshot of an event, or of a mutation's answer, lists only the first items of a long
+    /// queue (see ``itemCount``).
     public let items: [ItemState]
     /// How many entries the list has: more than ``items`` holds only in the snapshot of an
-    /// event about a queue longer than ``EngineConfiguration/eventItemLimit``.
+    /// event or of a mutation's answer about a queue longer than
+    /// ``EngineConfiguration/eventItemLimit``.
     public let itemCount: Int
     /// Passed entries, most recent last.
     public let history: [ItemState]

@@ -22,8 +22,8 @@ struct RunningQueue {
     /// Items whose `itemUpdated` event waits for its turn, and when it is due.
     var pendingItemUpdates: [ItemID: MonotonicInstant] = [:]
     /// The snapshots of items that did not change since they were built (never the current
-    /// item, whose playhead moves with the clock), for queues of at most
-    /// ``Engine/stateCacheLimit`` items. Every transition drops the items it mentions.
+    /// item, whose playhead moves with the clock), at most ``Engine/stateCacheLimit`` of
+    /// them. Every transition drops the items it mentions.
     var itemStates: [ItemID: ItemState] = [:]
     /// The history's snapshots, until the history or an item's status changes.
     var historyStates: [ItemState]?

@@ -12,7 +12,13 @@ public final class SharedBytes: Sendable {
 
     public init(_ bytes: some Collection<UInt8>) {
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        // Called from other modules, this generic code is not specialized: copying through
+        // the iterator would cost a witness call per byte, so contiguous bytes (an array) are
+        // copied at once.
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { [buffer] in
+            buffer.copyMemory(from: UnsafeRawBufferPointer($0))
+        }
+        if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
     }
 
     deinit {

@@ -57,16 +57,17 @@ struct ItemList<Element: Identifiable & VacantRepresentable> where Element.ID: H
     init() {}
 
     /// The list of `elements` in order, built in O(n). Returns nil when two share an id.
-    init?(_ elements: some Sequence<Element>) {
-        // Restoring a long queue would otherwise spend much of its time growing these.
-        let expected = elements.underestimatedCount
-        nodes.reserveCapacity(expected)
-        self.elements.reserveCapacity(expected)
-        slotsByID.reserveCapacity(expected)
+    ///
+    /// Slot `i` holds `elements[i]`: the array becomes the element storage as it is, so that
+    /// restoring a long queue copies no element.
+    init?(_ elements: [Element]) {
+        nodes.reserveCapacity(elements.count)
+        slotsByID.reserveCapacity(elements.count)
         var stack: [Int32] = []
-        for element in elements {
-            guard slotsByID[element.id] == nil else { return nil }
-            let node = allocate(element)
+        for index in elements.indices {
+            let node = Int32(index)
+            guard slotsByID.updateValue(node, forKey: elements[index].id) == nil else { return nil }
+            nodes.append(Node(priority: nextPriority()))
             // The Cartesian-tree construction: the new node, last in order, takes as its left
             // subtree every node on the right spine whose priority is lower than its own.
             var lastPopped = Self.none
@@ -77,6 +78,7 @@ struct ItemList<Element: Identifiable & VacantRepresentable> where Element.ID: H
             if let top = stack.last { setRight(top, node) }
             stack.append(node)
         }
+        self.elements = elements
         root = stack.first ?? Self.none
         if root != Self.none { recomputeSizes(root) }
         assert(checkInvariants())

@@ -145,8 +145,10 @@ public struct QueuePlayer: Sendable {
         guard let list = ItemList(snapshot.items) else {
             throw QueueRefusal(.invalidSnapshot, "two items share an id")
         }
-        for item in snapshot.items where !Self.playheadIsWithinItem(item) {
-            throw QueueRefusal(.invalidSnapshot, "the playhead of \(item.id) lies outside the item")
+        // Reads the two times in place: passing each item along would copy all of it.
+        for index in snapshot.items.indices
+        where !Self.isPlayhead(snapshot.items[index].currentTime, within: snapshot.items[index].duration) {
+            throw QueueRefusal(.invalidSnapshot, "the playhead of \(snapshot.items[index].id) lies outside the item")
         }
         var currentSlot: Slot?
         if let currentID = snapshot.currentItemID {
@@ -323,8 +325,11 @@ public struct QueuePlayer: Sendable {
     // MARK: Invariants
 
     static func playheadIsWithinItem(_ item: PlayerItem) -> Bool {
-        item.currentTime.isNumeric && item.currentTime >= .zero
-            && (!item.duration.isNumeric || item.currentTime <= item.duration)
+        isPlayhead(item.currentTime, within: item.duration)
+    }
+
+    static func isPlayhead(_ playhead: MediaTime, within duration: MediaTime) -> Bool {
+        playhead.isNumeric && playhead >= .zero && (!duration.isNumeric || playhead <= duration)
     }
 
     /// Whether the invariants in the type's documentation hold. O(n).

@@ -145,6 +145,16 @@ struct Row {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// Whether the column is text (or a blob) whose bytes are exactly the UTF-8 of `text`,
+    /// compared in place: reading a short code this way makes no String.
+    func text(_ column: Int32, is text: String) -> Bool {
+        // The blob accessor gives text's bytes without the NUL terminator the text accessor
+        // may copy them to add.
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return text.utf8.elementsEqual(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+    }
+
     func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }

@@ -80,7 +80,7 @@ extension Store {
         }
     }
 
-    public enum ItemKind: String, Hashable, Sendable {
+    public enum ItemKind: String, Hashable, Sendable, CaseIterable {
         case hls, mediaFile, unknown
     }
 
@@ -357,15 +357,25 @@ extension Store {
 
     /// The queue's list, in order.
     public func items(in queue: QueueID) throws -> [Item] {
+        try items(in: queue, listing: { $0 })
+    }
+
+    /// The queue's list, in order, each item made into an `Entry` as its row is read.
+    func items<Entry>(in queue: QueueID, listing entry: (Item) throws -> Entry) throws -> [Entry] {
         try database.transaction(.deferred) {
             try requireQueue(queue)
+            // Counted first (the index answers): growing the array instead would copy a long
+            // list several times over into fresh memory.
+            let count = try database.cachedStatement("SELECT count(*) FROM items WHERE queue_id = ?1")
+            try count.bind(queue.rawValue)
+            var entries: [Entry] = []
+            entries.reserveCapacity(Int(try count.firstRow { $0.int64(0) } ?? 0))
             let select = try database.cachedStatement("""
                 SELECT \(Self.itemColumns) FROM items WHERE queue_id = ?1 ORDER BY rank
                 """)
             try select.bind(queue.rawValue)
-            var items: [Item] = []
-            try select.forEachRow { items.append(try Self.decodeItem($0)) }
-            return items
+            try select.forEachRow { entries.append(try entry(try Self.decodeItem($0))) }
+            return entries
         }
     }
 
@@ -498,15 +508,21 @@ extension Store {
     /// the order of ``itemColumns``.
     static func decodeItem(_ row: Row) throws -> Item {
         let id = ItemID(rawValue: row.int64(0))
-        guard let kind = ItemKind(rawValue: row.text(4)) else { throw unreadable("kind", row.text(4), of: id) }
+        // Kind and status are compared in place: a restore reads them from every row.
+        guard let kind = ItemKind.allCases.first(where: { row.text(4, is: $0.rawValue) }) else {
+            throw unreadable("kind", row.text(4), of: id)
+        }
         let status: ItemStatus
-        switch row.text(5) {
-        case "unknown": status = .unknown
-        case "loading": status = .loading
-        case "readyToPlay": status = .readyToPlay
-        case "failed":
+        if row.text(5, is: "unknown") {
+            status = .unknown
+        } else if row.text(5, is: "loading") {
+            status = .loading
+        } else if row.text(5, is: "readyToPlay") {
+            status = .readyToPlay
+        } else if row.text(5, is: "failed") {
             status = .failed(ItemFailure(domain: row.text(6), code: Int(row.int64(7)), message: row.text(8)))
-        case let other: throw unreadable("status", other, of: id)
+        } else {
+            throw unreadable("status", row.text(5), of: id)
         }
         let playhead = try row.optionalMediaTime(10, "playhead of \(id)") ?? .zero
         let preferences = row.int64(12) == 0 ? ItemPreferences() : ItemPreferences(

@@ -14,11 +14,12 @@ extension Store {
     }
 
     /// Everything stored about one queue, read in one consistent snapshot: what a restart
-    /// needs to rebuild it.
-    public struct RestoredQueue: Sendable {
+    /// needs to rebuild it. `Entry` is what each item of the list was made into as it was
+    /// read (``Item`` itself unless the reader asked for another type).
+    public struct RestoredQueue<Entry> {
         public let queue: Queue
         /// The list, in order.
-        public let items: [Item]
+        public let items: [Entry]
         /// The history, oldest first.
         public let history: [HistoryEntry]
         public let playback: Playback
@@ -55,17 +56,31 @@ extension Store {
     }
 
     /// The queue with its list, history and playback state, read in one snapshot.
-    public func restoreQueue(_ id: QueueID) throws -> RestoredQueue {
+    public func restoreQueue(_ id: QueueID) throws -> RestoredQueue<Item> {
+        try restoreQueue(id, listing: { $0 })
+    }
+
+    /// The queue as ``restoreQueue(_:)`` reads it, with each item of the list made into an
+    /// `Entry` as its row is read: a long list is never held twice, once as ``Item``s and
+    /// once as entries.
+    public func restoreQueue<Entry>(_ id: QueueID, listing entry: (Item) throws -> Entry) throws -> RestoredQueue<Entry> {
         try database.transaction(.deferred) {
-            RestoredQueue(queue: try queue(id), items: try items(in: id), history: try history(of: id),
+            RestoredQueue(queue: try queue(id), items: try items(in: id, listing: entry), history: try history(of: id),
                           playback: try playback(of: id))
         }
     }
 
     /// Every queue, as ``restoreQueue(_:)`` gives it, from one snapshot.
-    public func restoreAllQueues() throws -> [RestoredQueue] {
+    public func restoreAllQueues() throws -> [RestoredQueue<Item>] {
+        try restoreAllQueues(listing: { $0 })
+    }
+
+    /// Every queue, as ``restoreQueue(_:listing:)`` gives it, from one snapshot.
+    public func restoreAllQueues<Entry>(listing entry: (Item) throws -> Entry) throws -> [RestoredQueue<Entry>] {
         try database.transaction(.deferred) {
-            try queues().map { try restoreQueue($0.id) }
+            try queues().map { try restoreQueue($0.id, listing: entry) }
         }
     }
 }
+
+extension Store.RestoredQueue: Sendable where Entry: Sendable {}

@@ -7,6 +7,23 @@ import Testing
 
 /// Events as the Engine publishes them, and the Engine's life cycle.
 @Suite struct EngineEventTests {
+    @Test func answersToChangesListAtMostTheEventLimit() async throws {
+        let fixture = try await EngineFixture { $0.eventItemLimit = 3 }
+        let engine = fixture.engine
+        let queue = try await engine.createQueue(name: "Long").id
+        let items = try await engine.importItems((0..<5).map { NewItem(url: Shared.localMovie, title: "\($0)") }, into: queue)
+        let moved = try await engine.moveItem(items[4].id, in: queue, to: .index(1))
+        #expect(moved.items.map(\.id) == [0, 4, 1].map { items[$0].id })
+        #expect(moved.itemCount == 5)
+        let renamed = try await engine.updateQueue(queue, QueueChanges(name: "Longer"))
+        #expect(renamed.name == "Longer" && renamed.items.count == 3 && renamed.itemCount == 5)
+        // Pausing a paused queue publishes nothing: its answer is built, as short.
+        let paused = try await engine.perform(.pause, on: queue)
+        #expect(paused.queue.items.count == 3 && paused.queue.itemCount == 5)
+        let whole = try await engine.queue(queue)
+        #expect(whole.items.map(\.id) == [0, 4, 1, 2, 3].map { items[$0].id })
+    }
+
     @Test func subscribersSeeTheirQueuesEventsInOrder() async throws {
         let fixture = try await EngineFixture()
         let engine = fixture.engine

@@ -103,6 +103,27 @@ import Testing
 
     // MARK: - Items
 
+    @Test func aChangeToALongQueueAnswersWithItsFirstItemsAndAReadListsThemAll() async throws {
+        let fixture = try await RouterFixture(configureEngine: { $0.eventItemLimit = 2 })
+        let queue = try await fixture.createQueue()
+        let movie = RouteTestShared.origin.url("/chapters.mp4")
+        let items = try await fixture.engine.importItems(
+            (0..<4).map { NewItem(url: movie, title: "Movie \($0)") }, into: try #require(QueueID(queue)))
+        let moved = try await fixture.post("/api/queues/\(queue)/items/\(items[3].id.rawValue)/move", #"{"index": 1}"#)
+        #expect(moved.status == 200, "\(moved.text)")
+        let ids = items.map(\.id.rawValue)
+        let answered = (moved.json["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(answered == [ids[0], ids[3]])
+        #expect(moved.json["itemCount"] as? Int == 4)
+        let renamed = try await fixture.patch("/api/queues/\(queue)", #"{"name": "Renamed"}"#)
+        #expect((renamed.json["items"] as? [[String: Any]])?.count == 2 && renamed.json["itemCount"] as? Int == 4)
+        // The short answer was not kept as the queue's snapshot.
+        let read = try await fixture.get("/api/queues/\(queue)")
+        let listed = (read.json["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(listed == [ids[0], ids[3], ids[1], ids[2]])
+        #expect(read.json["name"] as? String == "Renamed")
+    }
+
     @Test func itemsAreAddedReadChangedMovedAndRemoved() async throws {
         let fixture = try await RouterFixture()
         let queue = try await fixture.createQueue()

@@ -38,7 +38,10 @@ final class RouterFixture: Sendable {
     /// A folder file items may come from.
     let mediaRoot: URL
 
-    init(token: String? = nil, wallClock: (@Sendable () -> DateTime)? = nil) async throws {
+    init(
+        token: String? = nil, wallClock: (@Sendable () -> DateTime)? = nil,
+        configureEngine: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("hlsq-router-\(UUID().uuidString)")
         publicFolder = folder.appendingPathComponent("public")
         mediaRoot = folder.appendingPathComponent("media")
@@ -47,9 +50,11 @@ final class RouterFixture: Sendable {
         try Data("<!doctype html><title>hlsq</title>".utf8).write(to: publicFolder.appendingPathComponent("index.html"))
         try FileManager.default.copyItem(
             at: TestOrigin.playlists.appendingPathComponent("chapters.mp4"), to: mediaRoot.appendingPathComponent("movie.mp4"))
-        engine = try await Engine(configuration: EngineConfiguration(
+        var engineConfiguration = EngineConfiguration(
             databasePath: folder.appendingPathComponent("hlsq.sqlite").path,
-            loaders: ItemLoaders(client: RouteTestShared.client)))
+            loaders: ItemLoaders(client: RouteTestShared.client))
+        configureEngine(&engineConfiguration)
+        engine = try await Engine(configuration: engineConfiguration)
         var configuration = ServerConfiguration(
             publicFolder: publicFolder.path, mediaFolder: TestOrigin.playlists.path, mediaRoots: [mediaRoot.path],
             token: token, playlistClient: RouteTestShared.client)

@@ -161,6 +161,10 @@ public struct JSONWriter: Sendable {
     private static let nullBytes = Array("null".utf8)
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
@@ -169,6 +173,12 @@ public struct JSONWriter: Sendable {
     /// non-ASCII characters, is written as UTF-8.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Keys and most values need no escape: they are copied at once, not byte by byte.
+        guard text.utf8.contains(where: Self.needsEscape) else {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -66,13 +66,18 @@ extension Router {
         return HTTPResponse(status: .noContent)
     }
 
-    /// A snapshot answer; its encoding is kept for later reads of the same queue.
+    /// A snapshot answer; the encoding of a whole one (every item listed, no seek id) is kept
+    /// for later reads of the same queue.
     func snapshotResponse(
         _ queue: QueueState, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), seekID: SeekID? = nil
     ) -> HTTPResponse {
         var json = JSONWriter(reservingCapacity: 512 + 400 * (queue.items.count + queue.history.count))
         json.queueSnapshot(queue, seekID: seekID)
-        guard seekID == nil else { return JSONBody.response(json.bytes, status: status, headers: headers) }
+        // A mutation's answer lists only the first items of a long queue: never an answer
+        // to GET /api/queues/{id}.
+        guard seekID == nil, queue.items.count == queue.itemCount else {
+            return JSONBody.response(json.bytes, status: status, headers: headers)
+        }
         let shared = SharedBytes(json.bytes)
         snapshots.store(shared, for: queue.id, at: queue.lastEventID)
         return JSONBody.response(shared: shared, status: status, headers: headers)
