@@ -146,7 +146,7 @@ store.subscribe((state) => {
       if (currentItemId !== state.selectedItemId) store.selectItem(currentItemId);
     }
   }
-  // An event's snapshot of a long queue lists only its first items: read the whole queue.
+  // A snapshot of a long queue from an event or an answer lists only its first items: read the whole queue.
   if (state.needsSnapshot && !fetchingWholeQueue) {
     fetchingWholeQueue = true;
     api.getQueue(state.selectedQueueId)

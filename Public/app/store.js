@@ -178,18 +178,20 @@ export function createStore() {
     /**
      * A snapshot from GET, a command's answer or an event. It replaces the shown queue when
      * it is that queue's and newer than what is shown.
-     * @param {object} snapshot
-     * @param {{fromEvent?: boolean}} [options] an event's snapshot lists only the first items
-     *   of a long queue: `needsSnapshot` then asks for the whole one
+     * @param {object} snapshot an event's snapshot and a change's answer list only the first
+     *   items of a long queue: `needsSnapshot` then asks for the whole one
      * @returns {boolean} whether it was applied
      */
-    applySnapshot(snapshot, { fromEvent = false } = {}) {
+    applySnapshot(snapshot) {
       upsertSummary(summaryOf(snapshot));
       const isSelected = snapshot.id === state.selectedQueueId;
-      if (isSelected && snapshot.lastEventId > state.appliedEventId) {
+      // A snapshot as new as the shown one still replaces it when the shown one is truncated.
+      const isNewer = snapshot.lastEventId > state.appliedEventId
+        || (snapshot.lastEventId === state.appliedEventId && state.needsSnapshot);
+      if (isSelected && isNewer) {
         state.queue = snapshot;
         state.appliedEventId = snapshot.lastEventId;
-        state.needsSnapshot = fromEvent && (snapshot.itemCount ?? snapshot.items.length) > snapshot.items.length;
+        state.needsSnapshot = (snapshot.itemCount ?? snapshot.items.length) > snapshot.items.length;
         anchorFromSnapshot(snapshot);
         const waiting = pendingEvents;
         pendingEvents = [];
@@ -272,7 +274,7 @@ export function createStore() {
      */
     applyEvent(type, data, id) {
       if (type === "queueCreated" || type === "queueUpdated") {
-        store.applySnapshot({ ...data, lastEventId: Math.max(data.lastEventId ?? id, id) }, { fromEvent: true });
+        store.applySnapshot({ ...data, lastEventId: Math.max(data.lastEventId ?? id, id) });
         return;
       }
       if (type === "queueDeleted") {
