@@ -133,10 +133,11 @@ extension MediaTime {
         return .some(MediaTime(value: signed, timescale: Int32(powerOfTen(fractionDigits))))
     }
 
-    /// 10^exponent for 0...9. A switch, not a static array: reading a global array costs a
+    /// 10^exponent for 0...9 (10^9 above), the timescale of a decimal with that many
+    /// fraction digits. A switch, not a static array: reading a global array costs a
     /// lazy-initialization check, a bounds check and a retain on every call.
     @inlinable
-    static func powerOfTen(_ exponent: Int) -> UInt64 {
+    public static func powerOfTen(_ exponent: Int) -> UInt64 {
         switch exponent {
         case 0: 1
         case 1: 10

@@ -28,7 +28,7 @@ struct PackedTime: Equatable {
         // 10^k is 2^k × 5^k: its trailing zero bits give k.
         guard let value = time.value, let timescale = time.timescale,
               case let exponent = UInt64(timescale.trailingZeroBitCount), exponent <= 9,
-              timescale == Self.powerOfTen(exponent), value >= -(1 << 59), value < 1 << 59 else {
+              UInt64(truncatingIfNeeded: timescale) == MediaTime.powerOfTen(Int(exponent)), value >= -(1 << 59), value < 1 << 59 else {
             self = .elsewhere
             return
         }
@@ -75,24 +75,7 @@ struct PackedTime: Equatable {
     var time: MediaTime? {
         let exponent = bits & 15
         guard exponent != Self.elsewhereTag else { return nil }
-        return MediaTime(value: Int64(bitPattern: bits) >> 4, timescale: Self.powerOfTen(exponent))
-    }
-
-    /// 10^exponent for 0...9; a switch the compiler turns into a table.
-    @inline(__always)
-    private static func powerOfTen(_ exponent: UInt64) -> Int32 {
-        switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1000
-        case 4: 10000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        default: 1_000_000_000
-        }
+        return MediaTime(value: Int64(bitPattern: bits) >> 4, timescale: Int32(MediaTime.powerOfTen(Int(exponent))))
     }
 }
 
