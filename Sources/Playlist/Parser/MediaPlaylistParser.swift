@@ -416,6 +416,9 @@ struct MediaPlaylistParser {
             core.requireAttribute(list, "SKIPPED-SEGMENTS", of: "EXT-X-SKIP")
             let skipped = core.integer(&list, "SKIPPED-SEGMENTS") ?? 0
             let removed = core.quoted(&list, "RECENTLY-REMOVED-DATERANGES")
+            if removed != nil {
+                core.require(version: 10, for: "EXT-X-SKIP with RECENTLY-REMOVED-DATERANGES", line: line.number)
+            }
             playlist.skip = Skip(skippedSegments: skipped,
                                  recentlyRemovedDateRanges: removed.map { $0.split(separator: "\t").map(String.init) } ?? [],
                                  otherAttributes: core.remaining(list))

@@ -176,6 +176,12 @@ struct MultivariantPlaylistParser {
 
     private mutating func streamAttributes(_ list: inout AttributeList) -> StreamAttributes {
         let line = list.line
+        // Version 12 announces the REQ- attributes: a client that does not know one must skip
+        // the variant, which older clients would not do.
+        if let requirement = list.entries.first(where: { core.hasPrefix("REQ-", at: $0.nameStart, end: $0.nameEnd) }) {
+            core.require(version: 12, for: "the attribute \(core.string(requirement.nameStart, requirement.nameEnd))",
+                         line: line.number)
+        }
         let bandwidth = core.integer(&list, "BANDWIDTH")
         if bandwidth == nil && !core.has(list, "BANDWIDTH") {
             core.report(.streamInfMissingBandwidth, line: line.number, "the variant requires the attribute BANDWIDTH")
