@@ -47,20 +47,6 @@ struct BenchmarkHandler: HTTPHandler {
     }
 }
 
-/// A JSON document shaped like a queue snapshot, at least `size` bytes long.
-func sampleJSON(atLeast size: Int) -> [UInt8] {
-    var items: [String] = []
-    var length = 0
-    var index = 0
-    while length < size {
-        let item = #"{"id":"item-\#(index)","title":"Sample item \#(index)","url":"http://127.0.0.1/media/vod-ts/index.m3u8","status":"readyToPlay","duration":12.0,"currentTime":0.0}"#
-        items.append(item)
-        length += item.utf8.count + 1
-        index += 1
-    }
-    return Array(#"{"items":[\#(items.joined(separator: ","))]}"#.utf8)
-}
-
 /// wrk against both servers in alternating rounds, keeping each server's best: other work
 /// on the machine then skews the comparison less than one run of each would.
 func measureThroughput(server: HTTPServer, nginx: NginxReference, rounds: Int) throws {

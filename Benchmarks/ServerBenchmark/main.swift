@@ -16,20 +16,6 @@ import Loader
 import MicroHTTPD
 import Server
 
-/// A JSON document of at least `size` bytes, the nginx reference's body.
-func sampleJSON(atLeast size: Int) -> [UInt8] {
-    var items: [String] = []
-    var length = 0
-    var index = 0
-    while length < size {
-        let item = #"{"id":"item-\#(index)","title":"Sample item \#(index)","url":"http://127.0.0.1/media/vod-ts/index.m3u8","status":"readyToPlay","duration":12.0,"currentTime":0.0}"#
-        items.append(item)
-        length += item.utf8.count + 1
-        index += 1
-    }
-    return Array(#"{"items":[\#(items.joined(separator: ","))]}"#.utf8)
-}
-
 /// Waits until no event has been published for `quiet` (the items finished loading), at
 /// most `timeout`.
 func waitUntilQuiet(_ engine: Engine, quiet: Duration = .seconds(1), timeout: Duration = .seconds(30)) async throws {
